@@ -1,0 +1,133 @@
+//! The command line: clap definitions, validation into configs, and dispatch.
+//!
+//! Each subcommand lives in its own file with its raw arguments (clap) and a validated config
+//! that the library core sees; the core never sees clap.
+
+mod show;
+mod verify;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::ParseError;
+use crate::magic::parse_magic;
+use crate::piece::Piece;
+use crate::square::Square;
+
+/// Hunt magic multipliers for magic bitboards, above all reduced-bit ones.
+#[derive(Debug, Parser)]
+#[command(name = "magichunt", version, about, max_term_width = 100)]
+pub struct Opts {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a magic (or every entry of a table file) against the slow reference.
+    Verify(verify::VerifyArgs),
+    /// Show a square's mask, subsets, attack sets, lower bound and the best published bits.
+    Show(show::ShowArgs),
+}
+
+/// How a command ended, for the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Done (exit 0).
+    Success,
+    /// Ran, but the answer is "no": an invalid magic, a failing entry (exit 1).
+    Failure,
+    /// Stopped by Ctrl-C or SIGTERM after saving (exit 130).
+    Interrupted,
+}
+
+impl Outcome {
+    /// The process exit code.
+    #[must_use]
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Success => 0,
+            Outcome::Failure => 1,
+            Outcome::Interrupted => 130,
+        }
+    }
+}
+
+/// Runs a parsed command line.
+///
+/// # Errors
+/// Bad input, unreadable or refused files: the binary prints the error on one line and
+/// exits 2.
+pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
+    match opts.command {
+        Command::Verify(args) => verify::run(args),
+        Command::Show(args) => show::run(&args),
+    }
+}
+
+/// Parses the process arguments. On a usage error it prints one line naming the bad value
+/// (help and version print as usual) and exits 2.
+#[must_use]
+pub fn parse_args() -> Opts {
+    match Opts::try_parse() {
+        Ok(opts) => opts,
+        Err(e) => {
+            use clap::error::ErrorKind::{DisplayHelp, DisplayVersion};
+            if matches!(e.kind(), DisplayHelp | DisplayVersion) {
+                e.exit();
+            }
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("magichunt: {first} (see --help)");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// Parses `--piece`.
+///
+/// # Errors
+/// [`ParseError::Piece`].
+pub fn piece_arg(s: &str) -> Result<Piece, ParseError> {
+    s.parse()
+}
+
+/// Parses `--square`.
+///
+/// # Errors
+/// [`ParseError::Square`].
+pub fn square_arg(s: &str) -> Result<Square, ParseError> {
+    s.parse()
+}
+
+/// Parses `--magic`.
+///
+/// # Errors
+/// [`ParseError::Magic`].
+pub fn magic_arg(s: &str) -> Result<u64, ParseError> {
+    parse_magic(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Opts::command().debug_assert();
+    }
+
+    #[test]
+    fn verify_flags() {
+        let ok = [
+            "mh", "verify", "--piece", "rook", "--square", "a8", "--bits", "11", "--magic", "0x1",
+        ];
+        assert!(Opts::try_parse_from(ok).is_ok());
+        assert!(Opts::try_parse_from(["mh", "verify", "--file", "t.json"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "verify", "--square", "i9"]).is_err());
+        assert!(Opts::try_parse_from(["mh", "verify", "--file", "t", "--piece", "rook"]).is_err());
+    }
+}

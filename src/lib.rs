@@ -1,0 +1,28 @@
+//! magichunt: hunt magic multipliers for magic bitboards, above all reduced-bit ones.
+//!
+//! A magic for (piece, square, bits) maps every blocker subset of the square's relevant mask
+//! to a slot `((occ & mask) * magic) >> (64 - bits)` so that subsets with different attack
+//! sets never share a slot. Subsets with equal attack sets may share one (constructive
+//! collisions): that is what lets a table use fewer bits than the mask's popcount.
+//!
+//! The library is layered: geometry ([`square`], [`bitboard`], [`piece`]), the slow reference
+//! ([`attacks`]) that every other check trusts, the one index formula and verify ([`magic`]),
+//! the table format ([`table`]) and the results [`store`], and the published data
+//! ([`published`]). The binary in `src/main.rs` only parses arguments and calls [`cli`].
+
+pub mod atomic;
+pub mod attacks;
+pub mod bitboard;
+pub mod cli;
+pub mod error;
+pub mod magic;
+pub mod piece;
+pub mod published;
+pub mod square;
+pub mod store;
+pub mod table;
+pub mod timefmt;
+
+pub use bitboard::Bitboard;
+pub use piece::{Piece, Target};
+pub use square::Square;

@@ -1,0 +1,361 @@
+//! The results store: the best magic per target, the work done, proofs and exhaustive
+//! progress; loaded with every entry verified, saved atomically, merged across machines.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use crate::atomic::write_atomic;
+use crate::error::{SaveError, TableError};
+use crate::magic::format_magic;
+use crate::piece::Target;
+use crate::published;
+use crate::table::{Effort, Entry, Exhaust, Proof, Table};
+
+/// What [`Store::offer`] did with a magic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// The target had no magic; this one is stored.
+    New,
+    /// It replaced a worse magic, which had these bits and highest index.
+    Improved {
+        /// Bits of the replaced magic.
+        old_bits: u32,
+        /// Highest index of the replaced magic.
+        old_max_index: u32,
+    },
+    /// The stored magic is as good or better; nothing changed.
+    Kept,
+}
+
+/// The results store. One entry per target: the best magic, where fewer bits win, then a
+/// smaller highest index. A worse magic never replaces a better one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Store {
+    meta: BTreeMap<String, serde_json::Value>,
+    entries: BTreeMap<Target, Entry>,
+    proofs: BTreeMap<Target, Proof>,
+    effort: BTreeMap<(Target, u32, String), Effort>,
+    exhaust: BTreeMap<(Target, u32, u32), Exhaust>,
+}
+
+impl Store {
+    /// An empty store.
+    #[must_use]
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    /// Loads a store; a missing file is an empty store. Every entry is verified again.
+    ///
+    /// # Errors
+    /// [`TableError`] when the file cannot be read, is not a table, is of a newer version, has
+    /// an entry that fails verification, or contradicts itself (a magic where a proof says
+    /// none exists). The file is never touched.
+    pub fn load(path: &Path) -> Result<Store, TableError> {
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Store::new()),
+            _ => Store::from_table(Table::read(path)?, &path.display().to_string()),
+        }
+    }
+
+    /// Builds a store from a checked table; `name` names it in conflict messages.
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] when a proof of none contradicts a magic of the table.
+    pub fn from_table(table: Table, name: &str) -> Result<Store, TableError> {
+        let mut store = Store {
+            meta: table.meta,
+            ..Store::default()
+        };
+        for e in table.entries {
+            store.offer(e);
+        }
+        for p in table.proofs {
+            store.add_proof(p, name)?;
+        }
+        for e in table.effort {
+            store.effort.insert((e.target, e.bits, e.run.clone()), e);
+        }
+        for x in table.exhaust {
+            store.exhaust.insert((x.target, x.bits, x.shards), x);
+        }
+        Ok(store)
+    }
+
+    /// The store as a table, entries in target order, with `tried` and `seconds` per entry.
+    #[must_use]
+    pub fn to_table(&self) -> Table {
+        Table {
+            meta: self.meta.clone(),
+            entries: self.entries.values().cloned().collect(),
+            proofs: self.proofs.values().cloned().collect(),
+            effort: self.effort.values().cloned().collect(),
+            exhaust: self.exhaust.values().cloned().collect(),
+        }
+    }
+
+    /// The store as JSON: entries carry the cumulative `tried` and `seconds` of their target.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let table = self.to_table();
+        let mut value: serde_json::Value =
+            serde_json::from_str(&table.to_json()).expect("own JSON parses");
+        if let Some(entries) = value.get_mut("entries").and_then(|v| v.as_array_mut()) {
+            for (item, e) in entries.iter_mut().zip(&table.entries) {
+                let (tried, seconds) = self.work(e.target);
+                item["tried"] = tried.into();
+                item["seconds"] = ((seconds * 1000.0).round() / 1000.0).into();
+            }
+        }
+        let mut s = serde_json::to_string_pretty(&value).expect("serializes");
+        s.push('\n');
+        s
+    }
+
+    /// Saves atomically (temporary file beside it, fsync, rename).
+    ///
+    /// # Errors
+    /// [`SaveError`]; the file on disk is then left as it was.
+    pub fn save(&self, path: &Path) -> Result<(), SaveError> {
+        write_atomic(path, self.to_json().as_bytes()).map_err(|source| SaveError {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// The stored magic of `target`.
+    #[must_use]
+    pub fn best(&self, target: Target) -> Option<&Entry> {
+        self.entries.get(&target)
+    }
+
+    /// All stored magics in target order.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.values()
+    }
+
+    /// Offers a verified magic: stored if the target has none or a worse one.
+    pub fn offer(&mut self, entry: Entry) -> Offer {
+        match self.entries.get(&entry.target) {
+            None => {
+                self.entries.insert(entry.target, entry);
+                Offer::New
+            }
+            Some(old) if entry.rank() < old.rank() => {
+                let out = Offer::Improved {
+                    old_bits: old.bits,
+                    old_max_index: old.max_index,
+                };
+                self.entries.insert(entry.target, entry);
+                out
+            }
+            Some(_) => Offer::Kept,
+        }
+    }
+
+    /// Adds work done by `run` on (`target`, `bits`) to that run's record.
+    pub fn add_effort(&mut self, target: Target, bits: u32, run: &str, tried: u64, seconds: f64) {
+        let rec = self
+            .effort
+            .entry((target, bits, run.to_string()))
+            .or_insert_with(|| Effort {
+                target,
+                bits,
+                run: run.to_string(),
+                tried: 0,
+                seconds: 0.0,
+            });
+        rec.tried += tried;
+        rec.seconds += seconds;
+    }
+
+    /// Candidates examined and seconds spent on `target`, over all runs and bit counts.
+    #[must_use]
+    pub fn work(&self, target: Target) -> (u64, f64) {
+        self.effort
+            .values()
+            .filter(|e| e.target == target)
+            .fold((0, 0.0), |(t, s), e| (t + e.tried, s + e.seconds))
+    }
+
+    /// Candidates examined and seconds spent on (`target`, `bits`), over all runs.
+    #[must_use]
+    pub fn work_at(&self, target: Target, bits: u32) -> (u64, f64) {
+        self.effort
+            .values()
+            .filter(|e| e.target == target && e.bits == bits)
+            .fold((0, 0.0), |(t, s), e| (t + e.tried, s + e.seconds))
+    }
+
+    /// All work records.
+    pub fn effort(&self) -> impl Iterator<Item = &Effort> {
+        self.effort.values()
+    }
+
+    /// The store's own proofs of none.
+    pub fn proofs(&self) -> impl Iterator<Item = &Proof> {
+        self.proofs.values()
+    }
+
+    /// Records a proof of none, keeping the strongest (highest bits) per target.
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] when the store holds a magic at `proof.bits` or fewer.
+    pub fn add_proof(&mut self, proof: Proof, name: &str) -> Result<(), TableError> {
+        if let Some(e) = self.entries.get(&proof.target) {
+            if e.bits <= proof.bits {
+                return Err(TableError::Conflict(format!(
+                    "{name}: proof that no {}-bit magic exists for {} contradicts the verified magic {} at {} bits",
+                    proof.bits,
+                    proof.target,
+                    format_magic(e.magic),
+                    e.bits
+                )));
+            }
+        }
+        match self.proofs.get(&proof.target) {
+            Some(old) if old.bits >= proof.bits => {}
+            _ => {
+                self.proofs.insert(proof.target, proof);
+            }
+        }
+        Ok(())
+    }
+
+    /// The highest bit count proven impossible for `target`, by this store or the shipped
+    /// published proofs; no magic exists at that many bits or fewer.
+    #[must_use]
+    pub fn proven_none(&self, target: Target) -> Option<u32> {
+        let own = self.proofs.get(&target).map(|p| p.bits);
+        let published = published::proof(target).map(|p| p.bits);
+        own.max(published)
+    }
+
+    /// The exhaustive search record of (`target`, `bits`) split into `shards` parts.
+    #[must_use]
+    pub fn exhaust(&self, target: Target, bits: u32, shards: u32) -> Option<&Exhaust> {
+        self.exhaust.get(&(target, bits, shards))
+    }
+
+    /// All exhaustive search records.
+    pub fn exhausts(&self) -> impl Iterator<Item = &Exhaust> {
+        self.exhaust.values()
+    }
+
+    /// The record of (`target`, `bits`, `shards`), created empty if absent.
+    pub fn exhaust_mut(&mut self, target: Target, bits: u32, shards: u32) -> &mut Exhaust {
+        self.exhaust
+            .entry((target, bits, shards))
+            .or_insert_with(|| Exhaust {
+                target,
+                bits,
+                shards,
+                parts: BTreeMap::new(),
+            })
+    }
+
+    /// Turns every complete exhaustive search that found no magic into a proof of none.
+    /// Returns the targets and bits newly proven.
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] if such a proof contradicts a stored magic.
+    pub fn settle_exhaust(&mut self, name: &str) -> Result<Vec<(Target, u32)>, TableError> {
+        let mut newly = Vec::new();
+        let complete: Vec<(Target, u32, u32)> = self
+            .exhaust
+            .values()
+            .filter(|x| x.complete() && x.magics() == 0)
+            .map(|x| (x.target, x.bits, x.shards))
+            .collect();
+        for (target, bits, shards) in complete {
+            if self.proofs.get(&target).is_some_and(|p| p.bits >= bits) {
+                continue;
+            }
+            let method = format!(
+                "exhaustive search of one period, low bits first (magichunt {}, {shards} parts)",
+                env!("CARGO_PKG_VERSION")
+            );
+            let proof = Proof {
+                target,
+                bits,
+                method: Some(method),
+                extra: BTreeMap::new(),
+            };
+            self.add_proof(proof, name)?;
+            newly.push((target, bits));
+        }
+        Ok(newly)
+    }
+
+    /// Merges `other` into this store: the best entry per target, work records united (one
+    /// per run, so merging the same store twice adds nothing), proofs and exhaustive parts
+    /// combined; a search whose parts are now all done and found nothing becomes a proof.
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] naming both sides when one proves none exists where the other
+    /// holds a verified magic.
+    pub fn merge(&mut self, other: Store, mine: &str, theirs: &str) -> Result<(), TableError> {
+        for p in other.proofs.values() {
+            if let Some(e) = self.entries.get(&p.target) {
+                if e.bits <= p.bits {
+                    return Err(conflict(p, theirs, e, mine));
+                }
+            }
+        }
+        for e in other.entries.values() {
+            if let Some(p) = self.proofs.get(&e.target) {
+                if e.bits <= p.bits {
+                    return Err(conflict(p, mine, e, theirs));
+                }
+            }
+        }
+        for (_, e) in other.entries {
+            self.offer(e);
+        }
+        for (_, p) in other.proofs {
+            self.add_proof(p, theirs)?;
+        }
+        for (k, e) in other.effort {
+            match self.effort.get(&k) {
+                Some(old) if old.tried >= e.tried => {}
+                _ => {
+                    self.effort.insert(k, e);
+                }
+            }
+        }
+        for (k, x) in other.exhaust {
+            let mine_x = self.exhaust.entry(k).or_insert_with(|| Exhaust {
+                parts: BTreeMap::new(),
+                ..x.clone()
+            });
+            for (shard, part) in x.parts {
+                let keep_theirs = match mine_x.parts.get(&shard) {
+                    None => true,
+                    Some(old) => (part.done, part.nodes) > (old.done, old.nodes),
+                };
+                if keep_theirs {
+                    mine_x.parts.insert(shard, part);
+                }
+            }
+        }
+        for (k, v) in other.meta {
+            self.meta.entry(k).or_insert(v);
+        }
+        self.settle_exhaust(&format!("{mine} + {theirs}"))?;
+        Ok(())
+    }
+}
+
+fn conflict(p: &Proof, proof_side: &str, e: &Entry, magic_side: &str) -> TableError {
+    TableError::Conflict(format!(
+        "{proof_side} proves no {}-bit magic exists for {}, but {magic_side} holds the verified magic {} at {} bits",
+        p.bits,
+        p.target,
+        format_magic(e.magic),
+        e.bits
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,486 @@
+//! The table format shared by the results store, the published tables and the JSON export:
+//! parsing with a checked, verified typed model, and writing it back deterministically.
+
+pub mod wire;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::TableError;
+use crate::magic::{self, format_magic, parse_magic, Verified};
+use crate::piece::{Piece, Target};
+use crate::square::Square;
+use wire::{EffortWire, EntryWire, ExhaustWire, MethodWire, PartWire, ProofWire, TableWire};
+
+/// The newest table version this build reads, and the one it writes.
+pub const VERSION: u64 = 1;
+
+/// A verified magic with what is known of how it was found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Piece and square.
+    pub target: Target,
+    /// Index bits.
+    pub bits: u32,
+    /// The multiplier.
+    pub magic: u64,
+    /// Highest slot used, from verify.
+    pub max_index: u32,
+    /// When it was found (RFC 3339), if known.
+    pub found_at: Option<String>,
+    /// How it was found, if known.
+    pub method: Option<MethodWire>,
+    /// Other fields of the entry, kept as they were (`found_by`, `source`, ...).
+    pub extra: BTreeMap<String, Value>,
+}
+
+impl Entry {
+    /// An entry for a magic that [`magic::verify`] accepted.
+    #[must_use]
+    pub fn from_verified(
+        v: &Verified,
+        found_at: Option<String>,
+        method: Option<MethodWire>,
+    ) -> Entry {
+        Entry {
+            target: v.target,
+            bits: v.bits,
+            magic: v.magic,
+            max_index: v.max_index,
+            found_at,
+            method,
+            extra: BTreeMap::new(),
+        }
+    }
+
+    /// The ordering key of quality: fewer bits first, then a smaller highest index, then a
+    /// smaller magic (only so that ties break the same way everywhere). Smaller is better.
+    #[must_use]
+    pub fn rank(&self) -> (u32, u32, u64) {
+        (self.bits, self.max_index, self.magic)
+    }
+
+    /// A text field among the extra fields (`found_by`, `source`), if present.
+    #[must_use]
+    pub fn extra_str(&self, key: &str) -> Option<&str> {
+        self.extra.get(key).and_then(Value::as_str)
+    }
+}
+
+/// A proof that no magic exists at `bits` index bits for a target (hence none at fewer:
+/// a magic at `b - 1` bits is also one at `b` bits, since its index is the top `b - 1` bits).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proof {
+    /// Piece and square.
+    pub target: Target,
+    /// The bit count proven impossible.
+    pub bits: u32,
+    /// How it was proven.
+    pub method: Option<String>,
+    /// Other fields (`claim`, `source`, ...).
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// Work done by one run on one (target, bits).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Effort {
+    /// Piece and square.
+    pub target: Target,
+    /// Index bits searched.
+    pub bits: u32,
+    /// Run identifier.
+    pub run: String,
+    /// Candidates examined.
+    pub tried: u64,
+    /// Seconds of work.
+    pub seconds: f64,
+}
+
+/// Progress of an exhaustive search of one (target, bits) split into `shards` parts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exhaust {
+    /// Piece and square.
+    pub target: Target,
+    /// Index bits.
+    pub bits: u32,
+    /// Number of parts.
+    pub shards: u32,
+    /// Parts worked on, by part number (1 to `shards`).
+    pub parts: BTreeMap<u32, PartWire>,
+}
+
+impl Exhaust {
+    /// Whether every part is done.
+    #[must_use]
+    pub fn complete(&self) -> bool {
+        (1..=self.shards).all(|k| self.parts.get(&k).is_some_and(|p| p.done))
+    }
+
+    /// Magics found over all parts so far.
+    #[must_use]
+    pub fn magics(&self) -> u64 {
+        self.parts.values().map(|p| p.magics).sum()
+    }
+}
+
+/// A parsed and checked table file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// Top-level fields other than the lists (`about`, `source`, ...).
+    pub meta: BTreeMap<String, Value>,
+    /// Verified magics, in file order.
+    pub entries: Vec<Entry>,
+    /// Proofs of none.
+    pub proofs: Vec<Proof>,
+    /// Work records.
+    pub effort: Vec<Effort>,
+    /// Exhaustive searches.
+    pub exhaust: Vec<Exhaust>,
+}
+
+impl Table {
+    /// Reads and checks a table file; every entry is verified against the slow reference.
+    ///
+    /// # Errors
+    /// [`TableError`] naming the file and, for a bad entry, which one and why.
+    pub fn read(path: &Path) -> Result<Table, TableError> {
+        let bytes = std::fs::read(path).map_err(|source| TableError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Table::parse(&bytes, path)
+    }
+
+    /// Parses and checks table JSON; `path` only names the source in errors.
+    ///
+    /// # Errors
+    /// [`TableError`] naming the problem.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Table, TableError> {
+        let mut top = top_level(bytes, path)?;
+        let syntax = |message: String| TableError::Syntax {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut list = |key: &str, required: bool| -> Result<Vec<Value>, TableError> {
+            match top.remove(key) {
+                Some(Value::Array(items)) => Ok(items),
+                Some(_) => Err(syntax(format!("`{key}` is not a list"))),
+                None if required => Err(syntax(format!("missing field `{key}`"))),
+                None => Ok(Vec::new()),
+            }
+        };
+        let entries = list("entries", true)?;
+        let proofs = list("proofs", false)?;
+        let effort = list("effort", false)?;
+        let exhaust = list("exhaust", false)?;
+        let ctx = Ctx { path };
+        Ok(Table {
+            meta: top.into_iter().collect(),
+            entries: ctx.each(entries, "entry", Ctx::entry)?,
+            proofs: ctx.each(proofs, "proof", Ctx::proof)?,
+            effort: ctx.each(effort, "effort", Ctx::effort)?,
+            exhaust: ctx.each(exhaust, "exhaust", Ctx::exhaust)?,
+        })
+    }
+
+    /// The table as pretty JSON with a trailing newline; the same table gives the same bytes.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let wire = TableWire {
+            version: VERSION,
+            meta: self.meta.clone(),
+            entries: self.entries.iter().map(entry_wire).collect(),
+            proofs: self.proofs.iter().map(proof_wire).collect(),
+            effort: self.effort.iter().map(effort_wire).collect(),
+            exhaust: self.exhaust.iter().map(exhaust_wire).collect(),
+        };
+        let mut s = serde_json::to_string_pretty(&wire).expect("table serializes");
+        s.push('\n');
+        s
+    }
+}
+
+/// An entry of a table read for its claim only, before verification: what `verify --file`
+/// judges one by one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// Position in `entries`, from 0.
+    pub index: usize,
+    /// Piece and square.
+    pub target: Target,
+    /// Index bits.
+    pub bits: u32,
+    /// The multiplier.
+    pub magic: u64,
+    /// The highest index the file states, if any.
+    pub max_index: Option<u32>,
+}
+
+/// Reads the entries of table JSON as claims: every structural check of [`Table::parse`]
+/// (version, fields, piece, square, bits range, magic spelling) but no verification.
+///
+/// # Errors
+/// [`TableError`] naming the file and the bad entry.
+pub fn parse_claims(bytes: &[u8], path: &Path) -> Result<Vec<Claim>, TableError> {
+    let mut top = top_level(bytes, path)?;
+    let items = match top.remove("entries") {
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(syntax_error(path, "`entries` is not a list")),
+        None => return Err(syntax_error(path, "missing field `entries`")),
+    };
+    let ctx = Ctx { path };
+    let claims = ctx.each(items, "entry", |_, item| {
+        let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
+        Ctx::claim(&w)
+    })?;
+    Ok(claims
+        .into_iter()
+        .enumerate()
+        .map(|(index, c)| Claim { index, ..c })
+        .collect())
+}
+
+fn syntax_error(path: &Path, message: &str) -> TableError {
+    TableError::Syntax {
+        path: path.to_path_buf(),
+        message: message.to_string(),
+    }
+}
+
+/// Parses the JSON, checks `version`, and returns the top-level object without `version`.
+fn top_level(bytes: &[u8], path: &Path) -> Result<serde_json::Map<String, Value>, TableError> {
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|e| syntax_error(path, &e.to_string()))?;
+    let Value::Object(mut top) = value else {
+        return Err(syntax_error(path, "not a JSON object"));
+    };
+    let version = top
+        .remove("version")
+        .ok_or_else(|| syntax_error(path, "missing field `version`"))?
+        .as_u64()
+        .ok_or_else(|| syntax_error(path, "`version` is not a whole number"))?;
+    if version > VERSION {
+        return Err(TableError::Version {
+            path: path.to_path_buf(),
+            found: version,
+            supported: VERSION,
+        });
+    }
+    if version == 0 {
+        return Err(syntax_error(path, "`version` 0 is not a table version"));
+    }
+    Ok(top)
+}
+
+/// The wire form of an entry (without the derived effort counters).
+#[must_use]
+pub fn entry_wire(e: &Entry) -> EntryWire {
+    EntryWire {
+        piece: e.target.piece.name().to_string(),
+        square: e.target.square.to_string(),
+        bits: e.bits.into(),
+        magic: format_magic(e.magic),
+        max_index: Some(e.max_index.into()),
+        found_at: e.found_at.clone(),
+        tried: None,
+        seconds: None,
+        method: e.method.clone(),
+        extra: e.extra.clone(),
+    }
+}
+
+fn proof_wire(p: &Proof) -> ProofWire {
+    ProofWire {
+        piece: p.target.piece.name().to_string(),
+        square: p.target.square.to_string(),
+        bits: p.bits.into(),
+        none: true,
+        method: p.method.clone(),
+        extra: p.extra.clone(),
+    }
+}
+
+fn effort_wire(e: &Effort) -> EffortWire {
+    EffortWire {
+        piece: e.target.piece.name().to_string(),
+        square: e.target.square.to_string(),
+        bits: e.bits.into(),
+        run: e.run.clone(),
+        tried: e.tried,
+        seconds: e.seconds,
+    }
+}
+
+fn exhaust_wire(x: &Exhaust) -> ExhaustWire {
+    ExhaustWire {
+        piece: x.target.piece.name().to_string(),
+        square: x.target.square.to_string(),
+        bits: x.bits.into(),
+        shards: x.shards,
+        parts: x.parts.values().cloned().collect(),
+    }
+}
+
+/// Parsing context: names the file in errors.
+struct Ctx<'a> {
+    path: &'a Path,
+}
+
+impl Ctx<'_> {
+    fn each<T>(
+        &self,
+        items: Vec<Value>,
+        kind: &str,
+        f: fn(&Self, Value) -> Result<T, String>,
+    ) -> Result<Vec<T>, TableError> {
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let what = describe(kind, &item);
+                f(self, item).map_err(|message| TableError::Entry {
+                    path: self.path.to_path_buf(),
+                    index,
+                    what,
+                    message,
+                })
+            })
+            .collect()
+    }
+
+    fn target(piece: &str, square: &str) -> Result<Target, String> {
+        let piece: Piece = piece.parse().map_err(|e| format!("{e}"))?;
+        let square: Square = square.parse().map_err(|e| format!("{e}"))?;
+        Ok(Target::new(piece, square))
+    }
+
+    fn bits(target: Target, bits: i64) -> Result<u32, String> {
+        u32::try_from(bits)
+            .ok()
+            .and_then(|b| target.check_bits(b).ok())
+            .ok_or_else(|| format!("bits {bits} out of range 1..={}", target.piece.max_bits()))
+    }
+
+    fn claim(w: &EntryWire) -> Result<Claim, String> {
+        let target = Self::target(&w.piece, &w.square)?;
+        let bits = Self::bits(target, w.bits)?;
+        let magic = parse_magic(&w.magic).map_err(|e| e.to_string())?;
+        let max_index = match w.max_index {
+            None => None,
+            Some(m) => Some(u32::try_from(m).map_err(|_| format!("max_index {m} out of range"))?),
+        };
+        Ok(Claim {
+            index: 0,
+            target,
+            bits,
+            magic,
+            max_index,
+        })
+    }
+
+    fn entry(&self, item: Value) -> Result<Entry, String> {
+        let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
+        let c = Self::claim(&w)?;
+        let v = magic::verify(c.target, c.bits, c.magic).map_err(|col| {
+            format!(
+                "magic {} fails verification at {} bits: subsets {:#x} and {:#x} collide at index {}",
+                format_magic(c.magic),
+                c.bits,
+                col.first.0 .0,
+                col.second.0 .0,
+                col.index
+            )
+        })?;
+        if let Some(m) = c.max_index {
+            if m != v.max_index {
+                return Err(format!(
+                    "max_index {m} in the file, but verify gives {}",
+                    v.max_index
+                ));
+            }
+        }
+        Ok(Entry::from_verified(&v, w.found_at, w.method).with_extra(w.extra))
+    }
+
+    fn proof(&self, item: Value) -> Result<Proof, String> {
+        let w: ProofWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
+        let target = Self::target(&w.piece, &w.square)?;
+        let bits = Self::bits(target, w.bits)?;
+        if !w.none {
+            return Err("`none` must be true".into());
+        }
+        Ok(Proof {
+            target,
+            bits,
+            method: w.method,
+            extra: w.extra,
+        })
+    }
+
+    fn effort(&self, item: Value) -> Result<Effort, String> {
+        let w: EffortWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
+        let target = Self::target(&w.piece, &w.square)?;
+        if !(w.seconds.is_finite() && w.seconds >= 0.0) {
+            return Err(format!("seconds {} is not a time", w.seconds));
+        }
+        Ok(Effort {
+            target,
+            bits: Self::bits(target, w.bits)?,
+            run: w.run,
+            tried: w.tried,
+            seconds: w.seconds,
+        })
+    }
+
+    fn exhaust(&self, item: Value) -> Result<Exhaust, String> {
+        let w: ExhaustWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
+        let target = Self::target(&w.piece, &w.square)?;
+        let bits = Self::bits(target, w.bits)?;
+        if w.shards == 0 {
+            return Err("shards must be at least 1".into());
+        }
+        let mut parts = BTreeMap::new();
+        for p in w.parts {
+            if !(1..=w.shards).contains(&p.shard) {
+                return Err(format!("part {} outside 1..={}", p.shard, w.shards));
+            }
+            if let Some(best) = &p.best {
+                let m = parse_magic(best).map_err(|e| e.to_string())?;
+                magic::verify(target, bits, m)
+                    .map_err(|_| format!("part {} best {best} fails verification", p.shard))?;
+            }
+            if parts.insert(p.shard, p).is_some() {
+                return Err("a part is listed twice".into());
+            }
+        }
+        Ok(Exhaust {
+            target,
+            bits,
+            shards: w.shards,
+            parts,
+        })
+    }
+}
+
+impl Entry {
+    fn with_extra(mut self, extra: BTreeMap<String, Value>) -> Entry {
+        self.extra = extra;
+        self
+    }
+}
+
+/// "rook a8" from a raw list item, as far as it can be read, for error messages.
+fn describe(kind: &str, item: &Value) -> String {
+    let field = |k: &str| {
+        item.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string()
+    };
+    format!("{kind} {} {}", field("piece"), field("square"))
+}
+
+#[cfg(test)]
+mod tests;
