@@ -3,6 +3,8 @@
 //! Each subcommand lives in its own file with its raw arguments (clap) and a validated config
 //! that the library core sees; the core never sees clap.
 
+mod compare;
+mod export;
 mod show;
 mod verify;
 
@@ -29,6 +31,10 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Show a square's mask, subsets, attack sets, lower bound and the best published bits.
     Show(show::ShowArgs),
+    /// Export every square (filling the ones the store lacks) as Rust, C or JSON.
+    Export(export::ExportArgs),
+    /// Compare the store with the published records or another table, square by square.
+    Compare(compare::CompareArgs),
 }
 
 /// How a command ended, for the exit code.
@@ -63,6 +69,8 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
     match opts.command {
         Command::Verify(args) => verify::run(args),
         Command::Show(args) => show::run(&args),
+        Command::Export(args) => export::run(&args),
+        Command::Compare(args) => compare::run(&args),
     }
 }
 

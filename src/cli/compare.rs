@@ -1,0 +1,53 @@
+//! `magichunt compare`: the store side by side with the published records or another table.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::Outcome;
+use crate::compare::{render_markdown, render_text, Report, Theirs};
+use crate::store::Store;
+use crate::table::Table;
+
+/// Output style of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Style {
+    /// 8x8 grids for a terminal.
+    Text,
+    /// Tables to paste into an issue or a README.
+    Markdown,
+}
+
+/// Arguments of `compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The results store.
+    #[arg(long, default_value = "results/best.json")]
+    store: PathBuf,
+    /// `published` (the shipped records) or a FILE in the table format (write ./published
+    /// for a file of that name).
+    #[arg(long, default_value = "published")]
+    against: String,
+    /// text or markdown.
+    #[arg(long, value_enum, default_value_t = Style::Text)]
+    format: Style,
+}
+
+/// Runs `compare`.
+pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
+    let store = Store::load(&args.store)?;
+    let theirs = if args.against == "published" {
+        Theirs::published()
+    } else {
+        let path = PathBuf::from(&args.against);
+        Theirs::from_table(&Table::read(&path)?, &args.against)
+    };
+    let report = Report::new(&store, &args.store.display().to_string(), &theirs);
+    let text = match args.format {
+        Style::Text => render_text(&report),
+        Style::Markdown => render_markdown(&report),
+    };
+    use std::io::Write as _;
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(Outcome::Success)
+}

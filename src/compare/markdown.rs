@@ -1,0 +1,134 @@
+//! The Markdown rendering of a comparison: tables to paste into an issue or a README.
+
+use std::fmt::Write as _;
+
+use super::{verify_command, Report, Row, Standing};
+use crate::magic::format_magic;
+use crate::piece::Piece;
+use crate::square::Square;
+
+/// Escapes the characters that would break a table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+/// One 8x8 table of a piece, rank 8 on top; each cell `ours/theirs mark`.
+fn board(out: &mut String, report: &Report, piece: Piece) {
+    let base = match piece {
+        Piece::Rook => 0,
+        Piece::Bishop => 64,
+    };
+    let _ = writeln!(out, "| {piece} | a | b | c | d | e | f | g | h |");
+    out.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    for rank in (0..8).rev() {
+        let _ = write!(out, "| **{}** |", rank + 1);
+        for file in 0..8 {
+            let sq = Square::from_coords(file, rank).expect("on the board");
+            let r = &report.rows[base + sq.index()];
+            let bits = |b: Option<u32>| b.map_or_else(|| ".".to_string(), |b| b.to_string());
+            let _ = write!(
+                out,
+                " {}/{} {} |",
+                bits(r.ours.as_ref().map(|e| e.bits)),
+                bits(r.theirs.as_ref().map(|t| t.0.bits)),
+                mark(r)
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// The mark, with `*` and `+` escaped for Markdown.
+fn mark(r: &Row) -> String {
+    match r.mark() {
+        '*' => "\\*".into(),
+        m => m.to_string(),
+    }
+}
+
+/// Renders `report` as Markdown.
+#[must_use]
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "## `{}` compared with {}\n",
+        report.ours_name,
+        cell(&report.theirs_name)
+    );
+    let ahead: Vec<&Row> = report.ahead_of_theirs().collect();
+    if !ahead.is_empty() {
+        let _ = writeln!(out, "### {}\n", report.ahead_heading());
+        out.push_str("| square | bits | theirs | by | magic | check |\n");
+        out.push_str("|---|---|---|---|---|---|\n");
+        for r in ahead {
+            if let (Some(ours), Some((theirs, finder))) = (&r.ours, &r.theirs) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | `{}` | `{}` |",
+                    r.target,
+                    ours.bits,
+                    theirs.bits,
+                    cell(finder),
+                    format_magic(ours.magic),
+                    verify_command(ours)
+                );
+            }
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "### Bits per square\n\nEach cell is `ours/theirs mark`: + ahead, = level, - behind, \\* proven optimal, ? missing from ours; . no magic.\n"
+    );
+    for piece in Piece::ALL {
+        board(&mut out, report, piece);
+        out.push('\n');
+    }
+    out.push_str("### Summary\n\n| ahead | level | behind | missing | proven optimal |\n");
+    out.push_str("|---|---|---|---|---|\n");
+    let _ = writeln!(
+        out,
+        "| {} | {} | {} | {} | {} |\n",
+        report.count(Standing::Ahead),
+        report.count(Standing::Level),
+        report.count(Standing::Behind),
+        report.count(Standing::Missing),
+        report.optimal()
+    );
+    out.push_str("| fancy tables | squares | at 2^bits | tight (max_index + 1) |\n");
+    out.push_str("|---|---|---|---|\n");
+    for (name, t) in [
+        ("ours", report.ours_totals()),
+        ("theirs", report.theirs_totals()),
+    ] {
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} |",
+            t.squares,
+            t.full_text(),
+            t.tight_text()
+        );
+    }
+    let behind: Vec<&Row> = report
+        .rows
+        .iter()
+        .filter(|r| r.standing == Standing::Behind)
+        .collect();
+    if !behind.is_empty() {
+        out.push_str("\n### Behind\n\n| square | ours | theirs | by |\n|---|---|---|---|\n");
+        for r in behind {
+            if let (Some(ours), Some((theirs, finder))) = (&r.ours, &r.theirs) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} |",
+                    r.target,
+                    ours.bits,
+                    theirs.bits,
+                    cell(finder)
+                );
+            }
+        }
+    }
+    out
+}

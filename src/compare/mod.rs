@@ -1,0 +1,328 @@
+//! Comparing a store square by square with the published records or any other table:
+//! who has fewer bits, which squares are proven optimal, and the fancy table totals of
+//! both sides.
+
+mod markdown;
+mod text;
+
+use std::collections::BTreeMap;
+
+use crate::attacks::Occupancies;
+use crate::export::kib;
+use crate::piece::Target;
+use crate::published;
+use crate::store::Store;
+use crate::table::{Entry, Table};
+
+pub use markdown::render as render_markdown;
+pub use text::render as render_text;
+
+/// How our square stands against theirs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Standing {
+    /// Fewer bits than theirs, or they have none.
+    Ahead,
+    /// The same bits.
+    Level,
+    /// More bits than theirs.
+    Behind,
+    /// We have no magic for the square.
+    Missing,
+}
+
+/// The other side of a comparison: the best entry per square and who found it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Theirs {
+    /// How to name them in output (`the published records`, a file path).
+    pub name: String,
+    /// Whether these are the shipped published records (ahead of them = a new record).
+    pub published: bool,
+    /// Best entry per target, with its finder.
+    pub entries: BTreeMap<Target, (Entry, String)>,
+}
+
+impl Theirs {
+    /// The best published bits per square (`results/published/records.json`).
+    #[must_use]
+    pub fn published() -> Theirs {
+        let entries = Target::all()
+            .filter_map(|t| {
+                published::best(t).map(|e| (t, (e.clone(), published::finder(e).into())))
+            })
+            .collect();
+        Theirs {
+            name: "the published records".into(),
+            published: true,
+            entries,
+        }
+    }
+
+    /// The best entry per square of any table (another store, a published table); entries
+    /// without `found_by` are credited to `name`.
+    #[must_use]
+    pub fn from_table(table: &Table, name: &str) -> Theirs {
+        let mut entries: BTreeMap<Target, (Entry, String)> = BTreeMap::new();
+        for e in &table.entries {
+            if entries
+                .get(&e.target)
+                .is_some_and(|(old, _)| old.rank() <= e.rank())
+            {
+                continue;
+            }
+            let finder = e.extra_str("found_by").unwrap_or(name).to_string();
+            entries.insert(e.target, (e.clone(), finder));
+        }
+        Theirs {
+            name: name.into(),
+            published: false,
+            entries,
+        }
+    }
+}
+
+/// One square of the comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Piece and square.
+    pub target: Target,
+    /// Our magic.
+    pub ours: Option<Entry>,
+    /// Their magic and its finder.
+    pub theirs: Option<(Entry, String)>,
+    /// How we stand.
+    pub standing: Standing,
+    /// Our bits are proven optimal: one above a proof of none (ours or published), or at
+    /// the square's lower bound `ceil(log2(distinct attack sets))`.
+    pub optimal: bool,
+}
+
+impl Row {
+    /// The mark of the grids: `*` proven optimal, `+` ahead, `=` level, `-` behind,
+    /// `?` missing.
+    #[must_use]
+    pub fn mark(&self) -> char {
+        match self.standing {
+            Standing::Missing => '?',
+            _ if self.optimal => '*',
+            Standing::Ahead => '+',
+            Standing::Level => '=',
+            Standing::Behind => '-',
+        }
+    }
+
+    /// Ahead of a magic they have: with the published records, a new record.
+    #[must_use]
+    pub fn beats_theirs(&self) -> bool {
+        self.standing == Standing::Ahead && self.theirs.is_some()
+    }
+}
+
+/// Fancy table totals of one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Squares counted (of 128).
+    pub squares: usize,
+    /// Sum of `2^bits`.
+    pub entries: u64,
+    /// Sum of `max_index + 1`.
+    pub tight: u64,
+}
+
+impl Totals {
+    /// Totals over `entries`.
+    pub fn of<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Totals {
+        entries.into_iter().fold(Totals::default(), |t, e| Totals {
+            squares: t.squares + 1,
+            entries: t.entries + (1u64 << e.bits),
+            tight: t.tight + u64::from(e.max_index) + 1,
+        })
+    }
+
+    /// `N entries (K KiB)` at 2^bits.
+    #[must_use]
+    pub fn full_text(&self) -> String {
+        format!("{} entries ({} KiB)", self.entries, kib(self.entries))
+    }
+
+    /// `N entries (K KiB)` tight.
+    #[must_use]
+    pub fn tight_text(&self) -> String {
+        format!("{} entries ({} KiB)", self.tight, kib(self.tight))
+    }
+}
+
+/// A whole comparison: 128 rows, rooks a1..h8 then bishops.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// How to name our side (the store path).
+    pub ours_name: String,
+    /// How to name their side.
+    pub theirs_name: String,
+    /// Whether their side is the published records.
+    pub against_published: bool,
+    /// One row per target.
+    pub rows: Vec<Row>,
+}
+
+impl Report {
+    /// Compares `ours` (named `ours_name`) with `theirs`.
+    #[must_use]
+    pub fn new(ours: &Store, ours_name: &str, theirs: &Theirs) -> Report {
+        let rows = Target::all()
+            .map(|target| {
+                let mine = ours.best(target).cloned();
+                let other = theirs.entries.get(&target).cloned();
+                let standing = match (&mine, &other) {
+                    (None, _) => Standing::Missing,
+                    (Some(_), None) => Standing::Ahead,
+                    (Some(m), Some((o, _))) => match m.bits.cmp(&o.bits) {
+                        std::cmp::Ordering::Less => Standing::Ahead,
+                        std::cmp::Ordering::Equal => Standing::Level,
+                        std::cmp::Ordering::Greater => Standing::Behind,
+                    },
+                };
+                let optimal = mine
+                    .as_ref()
+                    .is_some_and(|m| proven_optimal(ours, target, m.bits));
+                Row {
+                    target,
+                    ours: mine,
+                    theirs: other,
+                    standing,
+                    optimal,
+                }
+            })
+            .collect();
+        Report {
+            ours_name: ours_name.into(),
+            theirs_name: theirs.name.clone(),
+            against_published: theirs.published,
+            rows,
+        }
+    }
+
+    /// Squares with `standing`.
+    #[must_use]
+    pub fn count(&self, standing: Standing) -> usize {
+        self.rows.iter().filter(|r| r.standing == standing).count()
+    }
+
+    /// Squares whose bits are proven optimal.
+    #[must_use]
+    pub fn optimal(&self) -> usize {
+        self.rows.iter().filter(|r| r.optimal).count()
+    }
+
+    /// Our totals (over the squares we have).
+    #[must_use]
+    pub fn ours_totals(&self) -> Totals {
+        Totals::of(self.rows.iter().filter_map(|r| r.ours.as_ref()))
+    }
+
+    /// Their totals (over the squares they have).
+    #[must_use]
+    pub fn theirs_totals(&self) -> Totals {
+        Totals::of(
+            self.rows
+                .iter()
+                .filter_map(|r| r.theirs.as_ref().map(|t| &t.0)),
+        )
+    }
+
+    /// Squares where we beat a magic they have (new records against the published ones).
+    pub fn ahead_of_theirs(&self) -> impl Iterator<Item = &Row> {
+        self.rows.iter().filter(|r| r.beats_theirs())
+    }
+
+    /// The heading of the list of squares we beat.
+    #[must_use]
+    pub fn ahead_heading(&self) -> String {
+        if self.against_published {
+            "New records (fewer bits than every published magic)".into()
+        } else {
+            format!("Ahead of {}", self.theirs_name)
+        }
+    }
+}
+
+/// Whether `bits` are proven optimal for `target`: one above the highest bit count proven
+/// impossible (by `store` or the published proofs), or at the lower bound.
+#[must_use]
+pub fn proven_optimal(store: &Store, target: Target, bits: u32) -> bool {
+    store
+        .proven_none(target)
+        .is_some_and(|none| bits == none + 1)
+        || bits == Occupancies::new(target).lower_bound_bits()
+}
+
+/// The command that checks a row's magic.
+#[must_use]
+pub fn verify_command(e: &Entry) -> String {
+    format!(
+        "magichunt verify --piece {} --square {} --bits {} --magic {}",
+        e.target.piece,
+        e.target.square,
+        e.bits,
+        crate::magic::format_magic(e.magic)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic::verify;
+    use crate::{Piece, Square};
+
+    fn entry(piece: Piece, sq: &str, bits: u32, magic: u64) -> Entry {
+        let t = Target::new(piece, sq.parse::<Square>().unwrap());
+        Entry::from_verified(&verify(t, bits, magic).unwrap(), None, None)
+    }
+
+    fn found(piece: Piece, sq: &str, bits: u32) -> Entry {
+        let t = Target::new(piece, sq.parse::<Square>().unwrap());
+        Entry::from_verified(&crate::search::find_magic(t, bits, 1).unwrap(), None, None)
+    }
+
+    #[test]
+    fn standings_and_marks() {
+        let mut ours = Store::new();
+        // Published rook a8 is at 11 bits; a 12-bit a8 is behind, 11 bits on b1 is level.
+        ours.offer(found(Piece::Rook, "a8", 12));
+        ours.offer(entry(Piece::Bishop, "b1", 4, 0xfc0962854a77f576));
+        let theirs = Theirs::published();
+        let r = Report::new(&ours, "ours", &theirs);
+        assert_eq!(r.count(Standing::Missing), 126);
+        let a8 = &r.rows[56];
+        assert_eq!(a8.target.to_string(), "rook a8");
+        assert_eq!(a8.standing, Standing::Behind);
+        assert_eq!(a8.mark(), '-');
+        let b1 = &r.rows[64 + 1];
+        assert_eq!(b1.standing, Standing::Level);
+        assert_eq!(r.ahead_of_theirs().count(), 0);
+        // Against a table where b1 takes 5 bits, ours is ahead: a row to print first.
+        let weak = Table {
+            entries: vec![found(Piece::Bishop, "b1", 5)],
+            ..Table::default()
+        };
+        let r = Report::new(&ours, "ours", &Theirs::from_table(&weak, "weak.json"));
+        let ahead: Vec<_> = r.ahead_of_theirs().collect();
+        assert_eq!(ahead.len(), 1);
+        assert_eq!(ahead[0].target.to_string(), "bishop b1");
+        // a8 where they have nothing: ahead, but not a row that beats a magic of theirs.
+        assert_eq!(r.rows[56].standing, Standing::Ahead);
+        assert!(!r.rows[56].beats_theirs());
+    }
+
+    #[test]
+    fn optimal_by_lower_bound_and_by_proof() {
+        let store = Store::new();
+        // Published proof: no 4-bit bishop d8 (so 5 bits is optimal there).
+        let d8 = Target::new(Piece::Bishop, "d8".parse().unwrap());
+        let none = store.proven_none(d8).unwrap();
+        assert!(proven_optimal(&store, d8, none + 1));
+        assert!(!proven_optimal(&store, d8, none + 2));
+        let e4 = Target::new(Piece::Rook, "e4".parse().unwrap());
+        let lb = Occupancies::new(e4).lower_bound_bits();
+        assert!(proven_optimal(&store, e4, lb));
+    }
+}

@@ -1,0 +1,151 @@
+//! The terminal rendering of a comparison: 8x8 grids of bits side by side, then the marks.
+
+use std::fmt::Write as _;
+
+use super::{verify_command, Report, Row, Standing};
+use crate::piece::Piece;
+use crate::square::Square;
+
+/// Width of one grid: the rank digit and eight cells of three characters.
+const GRID: usize = 1 + 8 * 3;
+
+/// Draws an 8x8 grid (rank 8 on top, files a..h) of `cell(square)`, as 9 lines.
+fn grid(cell: impl Fn(Square) -> String) -> Vec<String> {
+    let mut lines: Vec<String> = (0..8)
+        .rev()
+        .map(|rank| {
+            let mut line = format!("{}", rank + 1);
+            for file in 0..8 {
+                let sq = Square::from_coords(file, rank).expect("on the board");
+                let _ = write!(line, "{:>3}", cell(sq));
+            }
+            line
+        })
+        .collect();
+    lines.push("   a  b  c  d  e  f  g  h".to_string());
+    lines
+}
+
+/// Grids side by side under their captions.
+fn side_by_side(grids: &[(&str, Vec<String>)]) -> String {
+    let mut out = String::new();
+    let captions: Vec<String> = grids.iter().map(|(c, _)| format!("{c:<GRID$}")).collect();
+    out.push_str(captions.join("    ").trim_end());
+    out.push('\n');
+    for row in 0..9 {
+        let cells: Vec<String> = grids
+            .iter()
+            .map(|(_, g)| format!("{:<GRID$}", g[row]))
+            .collect();
+        out.push_str(cells.join("    ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn row_of(report: &Report, piece: Piece, sq: Square) -> &Row {
+    let base = match piece {
+        Piece::Rook => 0,
+        Piece::Bishop => 64,
+    };
+    &report.rows[base + sq.index()]
+}
+
+/// The three grids of one piece: our bits, their bits, the marks.
+fn piece_grids(report: &Report, piece: Piece) -> String {
+    let bits = |e: Option<u32>| e.map_or_else(|| ".".to_string(), |b| b.to_string());
+    let ours = grid(|sq| bits(row_of(report, piece, sq).ours.as_ref().map(|e| e.bits)));
+    let theirs = grid(|sq| bits(row_of(report, piece, sq).theirs.as_ref().map(|t| t.0.bits)));
+    let marks = grid(|sq| row_of(report, piece, sq).mark().to_string());
+    let name = match piece {
+        Piece::Rook => "rook",
+        Piece::Bishop => "bishop",
+    };
+    let ours_caption = format!("{name}: ours");
+    let theirs_caption = format!("{name}: theirs");
+    side_by_side(&[
+        (&ours_caption, ours),
+        (&theirs_caption, theirs),
+        ("marks", marks),
+    ])
+}
+
+/// Renders `report` for a terminal.
+#[must_use]
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} compared with {}: index bits per square",
+        report.ours_name, report.theirs_name
+    );
+    let ahead: Vec<&Row> = report.ahead_of_theirs().collect();
+    if !ahead.is_empty() {
+        let _ = writeln!(out, "\n{}:", report.ahead_heading());
+        for r in ahead {
+            let (Some(ours), Some((theirs, finder))) = (&r.ours, &r.theirs) else {
+                continue;
+            };
+            let _ = writeln!(
+                out,
+                "  {}: {} bits, magic {}, highest index {} (theirs {} bits, by {finder})\n    check: {}",
+                r.target,
+                ours.bits,
+                crate::magic::format_magic(ours.magic),
+                ours.max_index,
+                theirs.bits,
+                verify_command(ours)
+            );
+        }
+    }
+    for piece in Piece::ALL {
+        out.push('\n');
+        out.push_str(&piece_grids(report, piece));
+    }
+    out.push_str(
+        "\nmarks: + ahead, = level, - behind, * proven optimal (one above a proof of none, or at\n\
+         the lower bound), ? missing from ours; . no magic\n",
+    );
+    let _ = writeln!(
+        out,
+        "\nsummary: {} ahead, {} level, {} behind, {} missing; {} proven optimal",
+        report.count(Standing::Ahead),
+        report.count(Standing::Level),
+        report.count(Standing::Behind),
+        report.count(Standing::Missing),
+        report.optimal()
+    );
+    let (o, t) = (report.ours_totals(), report.theirs_totals());
+    let _ = writeln!(
+        out,
+        "\nfancy tables      {:<28}tight (max_index + 1)",
+        "at 2^bits"
+    );
+    for (name, tot) in [("ours", o), ("theirs", t)] {
+        let label = format!("{name} ({}/128)", tot.squares);
+        let _ = writeln!(
+            out,
+            "{label:<18}{:<28}{}",
+            tot.full_text(),
+            tot.tight_text()
+        );
+    }
+    let behind: Vec<&Row> = report
+        .rows
+        .iter()
+        .filter(|r| r.standing == Standing::Behind)
+        .collect();
+    if !behind.is_empty() {
+        let _ = writeln!(out, "\nbehind:");
+        for r in behind {
+            if let (Some(ours), Some((theirs, finder))) = (&r.ours, &r.theirs) {
+                let _ = writeln!(
+                    out,
+                    "  {}: ours {} bits, theirs {} bits (by {finder})",
+                    r.target, ours.bits, theirs.bits
+                );
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,151 @@
+//! The Rust back end: self-contained source that compiles with
+//! `rustc --edition 2021 --crate-type lib` without warnings.
+
+use std::fmt::Write as _;
+
+use super::{comment_block, hex, slot_note, Layout, Options, Slot};
+use crate::piece::Piece;
+
+/// The ray walk and the table fill of `--with-lookup`. Safe code only: the tables live in a
+/// `OnceLock`, filled on first use or by `init_attack_tables()` at startup.
+const LOOKUP: &str = r"
+const ROOK_DIRECTIONS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// Squares a slider on `square` attacks by walking each ray to the first occupied square
+/// (included). Slow: used only to fill the tables.
+fn ray_attacks(square: usize, occupied: u64, directions: &[(i32, i32); 4]) -> u64 {
+    let mut attacks = 0;
+    for &(df, dr) in directions {
+        let (mut file, mut rank) = ((square % 8) as i32 + df, (square / 8) as i32 + dr);
+        while (0..8).contains(&file) && (0..8).contains(&rank) {
+            let bit = 1u64 << (rank * 8 + file);
+            attacks |= bit;
+            if occupied & bit != 0 {
+                break;
+            }
+            file += df;
+            rank += dr;
+        }
+    }
+    attacks
+}
+
+/// Builds one piece's attack table: every blocker subset of every square's mask.
+fn fill_table(magics: &[MagicEntry; 64], size: usize, directions: &[(i32, i32); 4]) -> Box<[u64]> {
+    let mut table = vec![0u64; size];
+    for (square, e) in magics.iter().enumerate() {
+        let mut occ = 0u64;
+        loop {
+            table[e.slot(occ)] = ray_attacks(square, occ, directions);
+            occ = occ.wrapping_sub(e.mask) & e.mask;
+            if occ == 0 {
+                break;
+            }
+        }
+    }
+    table.into_boxed_slice()
+}
+
+/// The filled rook and bishop attack tables.
+struct AttackTables {
+    rook: Box<[u64]>,
+    bishop: Box<[u64]>,
+}
+
+static ATTACK_TABLES: std::sync::OnceLock<AttackTables> = std::sync::OnceLock::new();
+
+fn tables() -> &'static AttackTables {
+    ATTACK_TABLES.get_or_init(|| AttackTables {
+        rook: fill_table(&ROOK_MAGICS, ROOK_TABLE_SIZE, &ROOK_DIRECTIONS),
+        bishop: fill_table(&BISHOP_MAGICS, BISHOP_TABLE_SIZE, &BISHOP_DIRECTIONS),
+    })
+}
+
+/// Fills the attack tables by the slow ray walk. Call it once at startup; the lookups also
+/// fill them on first use.
+pub fn init_attack_tables() {
+    tables();
+}
+
+/// Rook attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
+#[inline]
+pub fn rook_attacks(square: usize, occupied: u64) -> u64 {
+    tables().rook[ROOK_MAGICS[square].slot(occupied)]
+}
+
+/// Bishop attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
+#[inline]
+pub fn bishop_attacks(square: usize, occupied: u64) -> u64 {
+    tables().bishop[BISHOP_MAGICS[square].slot(occupied)]
+}
+";
+
+/// Renders the Rust source.
+pub(super) fn render(layout: &Layout, header: &[String], options: Options) -> String {
+    let mut out = String::new();
+    comment_block(&mut out, "// ", header);
+    out.push_str(
+        r"
+/// One square's magic: the slot of occupancy `occ` in its piece's table is
+/// `offset + ((occ & mask).wrapping_mul(magic) >> shift)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MagicEntry {
+    /// Relevant-occupancy mask: the squares whose blockers matter.
+    pub mask: u64,
+    /// The multiplier.
+    pub magic: u64,
+    /// `64 - bits`.
+    pub shift: u32,
+    /// Where this square's part of the table starts.
+    pub offset: u32,
+}
+
+impl MagicEntry {
+    /// Index into the piece's table for the occupied squares `occ`.
+    #[inline]
+    pub const fn slot(&self, occ: u64) -> usize {
+        self.offset as usize + ((occ & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+    }
+}
+",
+    );
+    for piece in Piece::ALL {
+        let (upper, name) = names(piece);
+        let _ = write!(
+            out,
+            "\n/// Entries in the {name} attack table.\npub const {upper}_TABLE_SIZE: usize = {};\n",
+            layout.size(piece)
+        );
+        let _ = writeln!(
+            out,
+            "\n/// {name} magics, squares a1 (0) to h8 (63).\npub const {upper}_MAGICS: [MagicEntry; 64] = ["
+        );
+        for s in layout.slots(piece) {
+            out.push_str(&entry_line(s));
+        }
+        out.push_str("];\n");
+    }
+    if options.with_lookup {
+        out.push_str(LOOKUP);
+    }
+    out
+}
+
+fn names(piece: Piece) -> (&'static str, &'static str) {
+    match piece {
+        Piece::Rook => ("ROOK", "Rook"),
+        Piece::Bishop => ("BISHOP", "Bishop"),
+    }
+}
+
+fn entry_line(s: &Slot) -> String {
+    format!(
+        "    MagicEntry {{ mask: {}, magic: {}, shift: {}, offset: {} }}, // {}\n",
+        hex(s.mask),
+        hex(s.entry.magic),
+        s.shift,
+        s.offset,
+        slot_note(s)
+    )
+}
