@@ -1,0 +1,147 @@
+//! `magichunt compare`: golden output, totals computed from the data, records printed first.
+//!
+//! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test compare`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use magichunt::attacks::relevant_mask;
+use magichunt::compare::{render_text, Report, Standing, Theirs};
+use magichunt::store::Store;
+use magichunt::table::Table;
+use magichunt::Target;
+
+const FIXTURE: &str = "tests/golden/store.json";
+const POPCOUNT: &str = "results/published/plain-popcount-tord-romstad-style.json";
+
+fn magichunt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into()
+}
+
+fn check_golden(name: &str, actual: &str) {
+    let path = PathBuf::from("tests/golden").join(name);
+    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (MAGICHUNT_BLESS=1 writes it)", path.display()));
+    assert!(
+        actual == expected,
+        "{} differs (MAGICHUNT_BLESS=1 rewrites it); got:\n{actual}",
+        path.display()
+    );
+}
+
+#[test]
+fn golden_text_and_markdown() {
+    let text = stdout(&magichunt(&["compare", "--store", FIXTURE]));
+    check_golden("compare.txt", &text);
+    let md = stdout(&magichunt(&[
+        "compare", "--store", FIXTURE, "--format", "markdown",
+    ]));
+    check_golden("compare.md", &md);
+    assert!(
+        md.contains("| rook | a | b | c | d | e | f | g | h |"),
+        "{md}"
+    );
+}
+
+/// The reference figures of the issue, computed from the data: the best published bits
+/// (records.json) and the popcount bits (the masks).
+#[test]
+fn published_and_popcount_totals_come_from_the_data() {
+    let records = Table::read(Path::new("results/published/records.json")).unwrap();
+    let mut best = std::collections::BTreeMap::new();
+    for e in &records.entries {
+        let b = best.entry(e.target).or_insert(e.bits);
+        *b = (*b).min(e.bits);
+    }
+    assert_eq!(best.len(), 128);
+    let published: u64 = best.values().map(|b| 1u64 << b).sum();
+    let popcount: u64 = Target::all()
+        .map(|t| 1u64 << relevant_mask(t.piece, t.square).count())
+        .sum();
+    assert_eq!((published, popcount), (89_280, 107_648));
+
+    // A store at popcount bits everywhere, against the published records.
+    let plain = Store::from_table(Table::read(Path::new(POPCOUNT)).unwrap(), POPCOUNT).unwrap();
+    let report = Report::new(&plain, POPCOUNT, &Theirs::published());
+    assert_eq!(report.ours_totals().entries, popcount);
+    assert_eq!(report.theirs_totals().entries, published);
+    assert_eq!(report.count(Standing::Missing), 0);
+    assert_eq!(report.ahead_of_theirs().count(), 0);
+    let text = render_text(&report);
+    assert!(text.contains("107648 entries (841 KiB)"), "{text}");
+    assert!(text.contains("89280 entries (697.5 KiB)"), "{text}");
+    // Behind exactly where the published bits are below the popcount; each row says by whom.
+    let below = Target::all()
+        .filter(|t| best[t] < relevant_mask(t.piece, t.square).count())
+        .count();
+    assert!(below > 0);
+    assert_eq!(report.count(Standing::Behind), below);
+    assert_eq!(report.count(Standing::Level), 128 - below);
+    assert!(
+        text.contains("behind:\n  rook d1: ours 11 bits, theirs 10 bits (by "),
+        "{text}"
+    );
+}
+
+#[test]
+fn squares_ahead_of_the_other_table_come_first_with_a_check_that_passes() {
+    let text = stdout(&magichunt(&[
+        "compare",
+        "--store",
+        FIXTURE,
+        "--against",
+        POPCOUNT,
+    ]));
+    let ahead = text.find("Ahead of").expect("ahead section");
+    let grids = text.find("rook: ours").expect("grids");
+    assert!(ahead < grids, "{text}");
+    let checks: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("check: magichunt "))
+        .collect();
+    // Rook a8 and h8 at 11, bishop b1 and h2 at 4: each beats the popcount table.
+    assert_eq!(checks.len(), 4, "{text}");
+    for c in checks {
+        let args: Vec<&str> = c.split_whitespace().collect();
+        assert_eq!(magichunt(&args).status.code(), Some(0), "{c}");
+    }
+    assert!(
+        text.contains("summary: 4 ahead, 2 level, 0 behind, 122 missing"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_inputs_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "not json").unwrap();
+    let bad = bad.to_str().unwrap();
+    for args in [
+        vec!["compare", "--store", bad],
+        vec!["compare", "--store", FIXTURE, "--against", bad],
+        vec!["compare", "--store", FIXTURE, "--format", "html"],
+    ] {
+        let o = magichunt(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+        assert!(o.stdout.is_empty());
+    }
+}
