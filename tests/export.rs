@@ -60,7 +60,8 @@ fn check_golden(name: &str, actual: &str) {
             .position(|(a, e)| a != e)
             .map_or_else(|| "length".to_string(), |i| format!("line {}", i + 1));
         panic!(
-            "{} differs from the export at {line}; MAGICHUNT_BLESS=1 rewrites it",
+            "{} differs from the export at {line}; MAGICHUNT_BLESS=1 rewrites it (filled squares \
+             change when find_magic's candidate stream changes: check the diff is only there)",
             path.display()
         );
     }
