@@ -406,3 +406,26 @@ fn generated_c_compiles_with_werror_and_matches_the_reference() {
         check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
     }
 }
+
+#[test]
+fn a_missing_store_exports_a_complete_popcount_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.json");
+    let o = magichunt(&[
+        "export",
+        "--format",
+        "json",
+        "--store",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no such store"), "{err}");
+    assert!(
+        err.contains("total 107648 entries (841 KiB) at 8 bytes per entry"),
+        "{err}"
+    );
+    let table = Table::parse(&o.stdout, Path::new("stdout")).unwrap();
+    assert_eq!(table.entries.len(), 128);
+    assert!(!missing.exists(), "export never creates the store");
+}

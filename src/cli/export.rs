@@ -34,6 +34,12 @@ pub struct ExportArgs {
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let store = Store::load(&args.store)?;
+    if !args.store.exists() {
+        eprintln!(
+            "{}: no such store; every square is filled at popcount bits",
+            args.store.display()
+        );
+    }
     let layout = Layout::build(&store, args.tight)?;
     for s in layout.filled() {
         eprintln!(

@@ -130,5 +130,21 @@ pub fn render(report: &Report) -> String {
             }
         }
     }
+    out.push_str(
+        "\n<details><summary>Every square</summary>\n\n| square | ours | theirs | mark | theirs found by |\n|---|---|---|---|---|\n",
+    );
+    for r in &report.rows {
+        let bits = |b: Option<u32>| b.map_or_else(|| ".".to_string(), |b| b.to_string());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            r.target,
+            bits(r.ours.as_ref().map(|e| e.bits)),
+            bits(r.theirs.as_ref().map(|t| t.0.bits)),
+            mark(r),
+            r.theirs.as_ref().map_or_else(String::new, |t| cell(&t.1))
+        );
+    }
+    out.push_str("\n</details>\n");
     out
 }

@@ -234,6 +234,20 @@ impl Report {
         self.rows.iter().filter(|r| r.beats_theirs())
     }
 
+    /// Their finders with the number of squares each holds, most squares first.
+    #[must_use]
+    pub fn finders(&self) -> Vec<(String, usize)> {
+        let mut by: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in &self.rows {
+            if let Some((_, f)) = &r.theirs {
+                *by.entry(f.as_str()).or_default() += 1;
+            }
+        }
+        let mut v: Vec<(String, usize)> = by.into_iter().map(|(f, n)| (f.to_string(), n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        v
+    }
+
     /// The heading of the list of squares we beat.
     #[must_use]
     pub fn ahead_heading(&self) -> String {

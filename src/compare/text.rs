@@ -130,6 +130,10 @@ pub fn render(report: &Report) -> String {
             tot.tight_text()
         );
     }
+    let _ = writeln!(out, "\ntheirs found by (squares, finder):");
+    for (finder, n) in report.finders() {
+        let _ = writeln!(out, "  {n:>3}  {finder}");
+    }
     let behind: Vec<&Row> = report
         .rows
         .iter()
