@@ -40,6 +40,9 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
             args.store.display()
         );
     }
+    if args.with_lookup && args.format == Format::Json {
+        eprintln!("--with-lookup adds code to Rust and C only; the JSON export has none");
+    }
     let layout = Layout::build(&store, args.tight)?;
     for s in layout.filled() {
         eprintln!(
