@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file with its raw arguments (clap) and a validated config
 //! that the library core sees; the core never sees clap.
 
+mod hunt;
 mod show;
 mod verify;
 
@@ -25,6 +26,8 @@ pub struct Opts {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Hunt magics (reduced-bit ones first) and keep the best in the store; resumable.
+    Hunt(hunt::HuntArgs),
     /// Check a magic (or every entry of a table file) against the slow reference.
     Verify(verify::VerifyArgs),
     /// Show a square's mask, subsets, attack sets, lower bound and the best published bits.
@@ -61,6 +64,7 @@ impl Outcome {
 /// exits 2.
 pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
     match opts.command {
+        Command::Hunt(args) => hunt::run(&args),
         Command::Verify(args) => verify::run(args),
         Command::Show(args) => show::run(&args),
     }
