@@ -139,7 +139,11 @@ mod tests {
         // No process has pid 4_000_000 (above Linux's pid_max ceiling).
         fs::write(lock_path(&store), "4000000\n").unwrap();
         let lock = StoreLock::acquire(&store).unwrap();
-        let pid: u32 = fs::read_to_string(lock.path()).unwrap().trim().parse().unwrap();
+        let pid: u32 = fs::read_to_string(lock.path())
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
         assert_eq!(pid, std::process::id());
     }
 }

@@ -129,12 +129,6 @@ fn clock_seed() -> u64 {
 /// Runs `hunt`.
 pub(super) fn run(args: &HuntArgs) -> anyhow::Result<Outcome> {
     let cfg = HuntConfig::try_from(args)?;
-    if let Some(dir) = cfg.store.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.exists() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-        }
-    }
     let stop = Stop::new();
     interrupt::install(&stop)?;
     let summary = hunt::run(&cfg, &stop)?;
@@ -163,7 +157,10 @@ mod tests {
 
     #[test]
     fn flags_validate() {
-        let c = cfg(&["--square", "a1", "--piece", "rook", "--bits", "11", "--seed", "5"]).unwrap();
+        let c = cfg(&[
+            "--square", "a1", "--piece", "rook", "--bits", "11", "--seed", "5",
+        ])
+        .unwrap();
         assert_eq!(c.targets.len(), 1);
         assert_eq!((c.select, c.seed), (Select::Fixed(11), 5));
         assert_eq!(cfg(&[]).unwrap().targets.len(), 128);
@@ -180,6 +177,9 @@ mod tests {
         ] {
             assert!(cfg(bad).is_err(), "{bad:?}");
         }
-        assert_eq!(cfg(&["--preset", "overnight"]).unwrap().select, Select::Open);
+        assert_eq!(
+            cfg(&["--preset", "overnight"]).unwrap().select,
+            Select::Open
+        );
     }
 }

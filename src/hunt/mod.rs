@@ -120,7 +120,16 @@ thread_local! {
 /// impossible, or a save failed.
 pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     let start = Instant::now();
+    // Refuse a bad store or an impossible selection before touching anything.
+    plan(&Store::load(&cfg.store)?, &cfg.targets, cfg.select)?;
+    if let Some(dir) = cfg.store.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| LockError::Io {
+            store: cfg.store.clone(),
+            source,
+        })?;
+    }
     let _lock = StoreLock::acquire(&cfg.store)?;
+    // Load again under the lock: another process may have written it meanwhile.
     let mut store = Store::load(&cfg.store)?;
     let the_plan = plan(&store, &cfg.targets, cfg.select)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
@@ -137,7 +146,12 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         cfg.store.display()
     ));
     let mut known: Vec<(Target, u64)> = store.entries().map(|e| (e.target, e.magic)).collect();
-    known.extend(published::records().entries.iter().map(|e| (e.target, e.magic)));
+    known.extend(
+        published::records()
+            .entries
+            .iter()
+            .map(|e| (e.target, e.magic)),
+    );
     let mut sched = Schedule::new(&the_plan.goals, cfg.tries, known);
     let mut payoff = Payoff::new();
     let pool = rayon::ThreadPoolBuilder::new()

@@ -95,9 +95,10 @@ impl Progress {
             return;
         };
         let secs = o.elapsed.as_secs_f64().max(1e-3);
-        let left = o
-            .left
-            .map_or_else(|| "until Ctrl-C".to_string(), |d| format!("{} left", format_duration(d)));
+        let left = o.left.map_or_else(
+            || "until Ctrl-C".to_string(),
+            |d| format!("{} left", format_duration(d)),
+        );
         let more = running.len().saturating_sub(MAX_LINES);
         overall.set_message(format!(
             "{} elapsed, {left}, {}/s, {} improved, {} targets hunted{}",
@@ -105,7 +106,11 @@ impl Progress {
             human(o.tried as f64 / secs),
             o.improved,
             o.active,
-            if more > 0 { format!(" ({more} not shown)") } else { String::new() }
+            if more > 0 {
+                format!(" ({more} not shown)")
+            } else {
+                String::new()
+            }
         ));
         overall.tick();
         let shown: Vec<&Line> = running.iter().take(MAX_LINES).collect();
@@ -128,7 +133,8 @@ impl Progress {
                 l.target.to_string(),
                 l.bits,
                 human(l.rate),
-                l.best.map_or_else(|| "none".to_string(), |b| format!("{b} bits"))
+                l.best
+                    .map_or_else(|| "none".to_string(), |b| format!("{b} bits"))
             ));
         }
     }

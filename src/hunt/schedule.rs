@@ -135,7 +135,12 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
             fixed,
         });
     }
-    let list = |v: &[Target]| v.iter().map(Target::to_string).collect::<Vec<_>>().join(", ");
+    let list = |v: &[Target]| {
+        v.iter()
+            .map(Target::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     if !proven.is_empty() {
         plan.notes.push(format!(
             "not hunted, proven impossible at those bits (published or stored proofs, or the lower bound): {}",
