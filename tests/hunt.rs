@@ -183,3 +183,31 @@ fn seeded_runs_bounded_by_tries_find_the_same_magics() {
     }
     assert_eq!(found[0], found[1]);
 }
+
+#[test]
+fn kill_9_leaves_a_valid_checkpoint_and_a_lock_the_next_run_replaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("best.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args(["hunt", "--quiet", "--piece", "bishop", "--store"])
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !path.exists() && t0.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(dir.path().join("best.json.lock").exists());
+    let before = check_store(&path);
+    let out = hunt(&path, &["--piece", "bishop", "--time", "1s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let after = check_store(&path);
+    for e in before.entries() {
+        assert!(after.best(e.target).unwrap().rank() <= e.rank());
+    }
+}
