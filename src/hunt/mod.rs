@@ -138,8 +138,9 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         progress.note(&format!("magichunt: {n}"));
     }
     progress.note(&format!(
-        "magichunt: hunting {} targets on {} threads, seed {} (--seed {} reproduces it), store {}",
+        "magichunt: hunting {} target{} on {} threads, seed {} (--seed {} reproduces it), store {}",
         the_plan.goals.len(),
+        if the_plan.goals.len() == 1 { "" } else { "s" },
         cfg.threads,
         cfg.seed,
         cfg.seed,
