@@ -5,6 +5,7 @@
 
 mod compare;
 mod export;
+mod hunt;
 mod show;
 mod verify;
 
@@ -27,6 +28,8 @@ pub struct Opts {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Hunt magics (reduced-bit ones first) and keep the best in the store; resumable.
+    Hunt(hunt::HuntArgs),
     /// Check a magic (or every entry of a table file) against the slow reference.
     Verify(verify::VerifyArgs),
     /// Show a square's mask, subsets, attack sets, lower bound and the best published bits.
@@ -67,6 +70,7 @@ impl Outcome {
 /// exits 2.
 pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
     match opts.command {
+        Command::Hunt(args) => hunt::run(&args),
         Command::Verify(args) => verify::run(args),
         Command::Show(args) => show::run(&args),
         Command::Export(args) => export::run(&args),

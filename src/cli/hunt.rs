@@ -1,0 +1,185 @@
+//! `magichunt hunt`: the main job. Raw arguments, validated into a [`HuntConfig`] before
+//! anything is touched.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::bail;
+use clap::{Args, ValueEnum};
+
+use super::Outcome;
+use crate::hunt::schedule::Select;
+use crate::hunt::{self, HuntConfig};
+use crate::interrupt::{self, Stop};
+use crate::piece::{Piece, Target};
+use crate::square::Square;
+use crate::timefmt::parse_duration;
+
+/// Named selections of targets and bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Preset {
+    /// The open targets (no magic published, none proven impossible) at one bit below the
+    /// popcount: rook a1 b1 c1 e1 f1 h1 a2 b2 f2 g2 h2, bishop c1 d1.
+    Overnight,
+}
+
+/// Arguments of `hunt`.
+#[derive(Debug, Args)]
+pub struct HuntArgs {
+    /// rook, bishop or all.
+    #[arg(long, default_value = "all")]
+    piece: String,
+    /// Squares: a1, a1,h8 or all.
+    #[arg(long, default_value = "all")]
+    square: String,
+    /// Hunt exactly these index bits; without it each target ratchets down from one bit below
+    /// its best stored magic.
+    #[arg(long, conflicts_with = "preset")]
+    bits: Option<u32>,
+    /// Stop after this long (90s, 10m, 8h); without it, run until Ctrl-C.
+    #[arg(long)]
+    time: Option<String>,
+    /// Candidates per target at most.
+    #[arg(long)]
+    tries: Option<u64>,
+    /// Worker threads (default: available cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of every candidate stream (default: from the clock, printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The results store.
+    #[arg(long, default_value = "results/best.json")]
+    store: PathBuf,
+    /// No progress bars: one line per new best.
+    #[arg(long)]
+    quiet: bool,
+    /// A named selection: `overnight` hunts the open targets at one bit below the popcount.
+    #[arg(long, value_enum)]
+    preset: Option<Preset>,
+}
+
+impl TryFrom<&HuntArgs> for HuntConfig {
+    type Error = anyhow::Error;
+
+    fn try_from(a: &HuntArgs) -> anyhow::Result<HuntConfig> {
+        let pieces: Vec<Piece> = match a.piece.trim().to_ascii_lowercase().as_str() {
+            "all" => Piece::ALL.to_vec(),
+            p => vec![p.parse::<Piece>()?],
+        };
+        let squares: Vec<Square> = if a.square.trim().eq_ignore_ascii_case("all") {
+            Square::all().collect()
+        } else {
+            let mut v = Vec::new();
+            for s in a.square.split(',') {
+                let sq: Square = s.parse()?;
+                if !v.contains(&sq) {
+                    v.push(sq);
+                }
+            }
+            v
+        };
+        let targets: Vec<Target> = pieces
+            .iter()
+            .flat_map(|&p| squares.iter().map(move |&s| Target::new(p, s)))
+            .collect();
+        let select = match (a.preset, a.bits) {
+            (Some(Preset::Overnight), _) => Select::Open,
+            (None, Some(bits)) => {
+                for &p in &pieces {
+                    Target::new(p, squares[0]).check_bits(bits)?;
+                }
+                Select::Fixed(bits)
+            }
+            (None, None) => Select::Ratchet,
+        };
+        let time = a.time.as_deref().map(parse_duration).transpose()?;
+        if time == Some(Duration::ZERO) {
+            bail!("invalid duration '0s' (expected more than zero)");
+        }
+        let threads = match a.threads {
+            Some(0) => bail!("invalid threads 0 (expected 1 or more)"),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, usize::from),
+        };
+        let seed = a.seed.unwrap_or_else(clock_seed);
+        Ok(HuntConfig {
+            targets,
+            select,
+            time,
+            tries: a.tries,
+            threads,
+            seed,
+            store: a.store.clone(),
+            quiet: a.quiet,
+        })
+    }
+}
+
+/// A seed from the clock and the pid, small enough to type back in.
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut z = (nanos ^ u64::from(std::process::id()) << 40).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z ^= z >> 31;
+    z % 1_000_000_000
+}
+
+/// Runs `hunt`.
+pub(super) fn run(args: &HuntArgs) -> anyhow::Result<Outcome> {
+    let cfg = HuntConfig::try_from(args)?;
+    let stop = Stop::new();
+    interrupt::install(&stop)?;
+    let summary = hunt::run(&cfg, &stop)?;
+    print!("{}", hunt::summary_text(&summary));
+    Ok(if summary.interrupted {
+        Outcome::Interrupted
+    } else {
+        Outcome::Success
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Command, Opts};
+    use super::*;
+    use clap::Parser;
+
+    fn cfg(args: &[&str]) -> anyhow::Result<HuntConfig> {
+        let mut v = vec!["mh", "hunt"];
+        v.extend_from_slice(args);
+        match Opts::try_parse_from(v)?.command {
+            Command::Hunt(a) => HuntConfig::try_from(&a),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn flags_validate() {
+        let c = cfg(&[
+            "--square", "a1", "--piece", "rook", "--bits", "11", "--seed", "5",
+        ])
+        .unwrap();
+        assert_eq!(c.targets.len(), 1);
+        assert_eq!((c.select, c.seed), (Select::Fixed(11), 5));
+        assert_eq!(cfg(&[]).unwrap().targets.len(), 128);
+        assert_eq!(cfg(&["--square", "a1,h8"]).unwrap().targets.len(), 4);
+        for bad in [
+            &["--square", "i9"][..],
+            &["--bits", "13"],
+            &["--piece", "bishop", "--bits", "10"],
+            &["--bits", "0"],
+            &["--time", "10x"],
+            &["--threads", "0"],
+            &["--piece", "queen"],
+            &["--preset", "overnight", "--bits", "10"],
+        ] {
+            assert!(cfg(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            cfg(&["--preset", "overnight"]).unwrap().select,
+            Select::Open
+        );
+    }
+}

@@ -1,0 +1,362 @@
+//! The hunt: a rayon pool runs the tasks of each round; one coordinator thread owns the
+//! store, takes every result over a channel, offers verified magics to the store, records
+//! the work, checkpoints, and draws the progress.
+
+pub mod alloc;
+pub mod progress;
+pub mod schedule;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::error::{SaveError, TableError};
+use crate::interrupt::Stop;
+use crate::lock::{LockError, StoreLock};
+use crate::magic::format_magic;
+use crate::piece::Target;
+use crate::published;
+use crate::search::{search, task_rng, Batch, Scratchpad};
+use crate::store::{Offer, Store};
+use crate::table::wire::MethodWire;
+use crate::table::Entry;
+use crate::timefmt::{format_duration, now_rfc3339};
+
+use alloc::Payoff;
+use progress::{Line, Overall, Progress};
+use schedule::{plan, Done, PlanError, Schedule, Select, Task};
+
+/// Checkpoint at least this often.
+pub const CHECKPOINT: Duration = Duration::from_secs(30);
+
+/// A validated hunt.
+#[derive(Clone, Debug)]
+pub struct HuntConfig {
+    /// Targets selected (pieces x squares).
+    pub targets: Vec<Target>,
+    /// How bits are chosen.
+    pub select: Select,
+    /// Stop after this long.
+    pub time: Option<Duration>,
+    /// Candidates per target at most.
+    pub tries: Option<u64>,
+    /// Worker threads.
+    pub threads: usize,
+    /// The run's seed.
+    pub seed: u64,
+    /// The store.
+    pub store: PathBuf,
+    /// No bars: plain lines.
+    pub quiet: bool,
+}
+
+/// Why a hunt could not run or save.
+#[derive(Debug, thiserror::Error)]
+pub enum HuntError {
+    /// The store is locked by another process, or cannot be locked.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The store was refused.
+    #[error(transparent)]
+    Load(#[from] TableError),
+    /// The selection cannot be hunted.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// A checkpoint failed; the file on disk is the previous checkpoint.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// The worker pool could not start.
+    #[error("cannot start the worker pool: {0}")]
+    Pool(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// A magic stored by this run.
+#[derive(Clone, Debug)]
+pub struct Improvement {
+    /// Piece and square.
+    pub target: Target,
+    /// Bits of the magic it replaced, if any.
+    pub old_bits: Option<u32>,
+    /// The new entry.
+    pub entry: Entry,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Magics stored, in the order found.
+    pub improvements: Vec<Improvement>,
+    /// Candidates examined.
+    pub tried: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Stopped by a signal (not by `--time`, `--tries` or finishing).
+    pub interrupted: bool,
+    /// The store at the end.
+    pub store: Store,
+    /// The run identifier recorded in the store.
+    pub run: String,
+}
+
+/// A task's result, sent to the coordinator.
+struct Msg {
+    index: usize,
+    batch: Batch,
+    seconds: f64,
+}
+
+thread_local! {
+    /// Scratchpads of this worker thread, per (target, bits): built once, reused by tasks.
+    static PADS: RefCell<HashMap<(Target, u32), Scratchpad>> = RefCell::new(HashMap::new());
+}
+
+/// Runs a hunt until every target is finished, `--time` runs out, or `stop` is set.
+/// Takes the store's lock, loads it (every entry verified), hunts, checkpoints, saves.
+///
+/// # Errors
+/// [`HuntError`]: the store is in use or refused (the file untouched), the selection is
+/// impossible, or a save failed.
+pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
+    let start = Instant::now();
+    // Refuse a bad store or an impossible selection before touching anything.
+    plan(&Store::load(&cfg.store)?, &cfg.targets, cfg.select)?;
+    if let Some(dir) = cfg.store.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| LockError::Io {
+            store: cfg.store.clone(),
+            source,
+        })?;
+    }
+    let _lock = StoreLock::acquire(&cfg.store)?;
+    // Load again under the lock: another process may have written it meanwhile.
+    let mut store = Store::load(&cfg.store)?;
+    let the_plan = plan(&store, &cfg.targets, cfg.select)?;
+    let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
+    let mut progress = Progress::new(cfg.quiet);
+    for n in &the_plan.notes {
+        progress.note(&format!("magichunt: {n}"));
+    }
+    progress.note(&format!(
+        "magichunt: hunting {} target{} on {} threads, seed {} (--seed {} reproduces it), store {}",
+        the_plan.goals.len(),
+        if the_plan.goals.len() == 1 { "" } else { "s" },
+        cfg.threads,
+        cfg.seed,
+        cfg.seed,
+        cfg.store.display()
+    ));
+    let mut known: Vec<(Target, u64)> = store.entries().map(|e| (e.target, e.magic)).collect();
+    known.extend(
+        published::records()
+            .entries
+            .iter()
+            .map(|e| (e.target, e.magic)),
+    );
+    let mut sched = Schedule::new(&the_plan.goals, cfg.tries, known);
+    let mut payoff = Payoff::new();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .thread_name(|i| format!("hunt-{i}"))
+        .build()?;
+    let deadline = cfg.time.map(|d| start + d);
+    let mut timed_out = false;
+    let mut improvements = Vec::new();
+    let mut tried = 0u64;
+    let mut last_save = Instant::now();
+    let (tx, rx) = mpsc::channel::<Msg>();
+
+    while !stop.requested() {
+        let tasks = sched.round(&payoff);
+        if tasks.is_empty() {
+            break;
+        }
+        for (index, task) in tasks.iter().enumerate() {
+            let (tx, stop, task, seed) = (tx.clone(), stop.clone(), task.clone(), cfg.seed);
+            pool.spawn(move || {
+                let t0 = Instant::now();
+                let batch = run_task(&task, seed, &stop);
+                let seconds = t0.elapsed().as_secs_f64();
+                let _ = tx.send(Msg {
+                    index,
+                    batch,
+                    seconds,
+                });
+            });
+        }
+        let mut done: Vec<Option<Done>> = vec![None; tasks.len()];
+        let mut found: Vec<Option<(Target, u64)>> = vec![None; tasks.len()];
+        let mut pending = tasks.len();
+        while pending > 0 {
+            if let Ok(m) = rx.recv_timeout(Duration::from_millis(100)) {
+                pending -= 1;
+                let task = &tasks[m.index];
+                tried += m.batch.tried;
+                store.add_effort(task.target, task.bits, &run_id, m.batch.tried, m.seconds);
+                if let Some(v) = m.batch.found {
+                    found[m.index] = Some((v.target, v.magic));
+                    let method = MethodWire {
+                        family: task.family.name().to_string(),
+                        seed: Some(cfg.seed),
+                        run: Some(run_id.clone()),
+                    };
+                    let entry = Entry::from_verified(&v, Some(now_rfc3339()), Some(method));
+                    let old_bits = store.best(v.target).map(|e| e.bits);
+                    if store.offer(entry.clone()) != Offer::Kept {
+                        progress.note(&format!(
+                            "magichunt: new best {} {} bits magic {} max index {} ({}, stream {}, after {})",
+                            v.target,
+                            v.bits,
+                            format_magic(v.magic),
+                            v.max_index,
+                            task.family.name(),
+                            task.stream,
+                            format_duration(start.elapsed())
+                        ));
+                        improvements.push(Improvement {
+                            target: v.target,
+                            old_bits,
+                            entry,
+                        });
+                        store.save(&cfg.store)?;
+                        last_save = Instant::now();
+                    }
+                }
+                done[m.index] = Some(Done {
+                    task: task.clone(),
+                    tried: m.batch.tried,
+                    seconds: m.seconds,
+                    found: m.batch.found.is_some(),
+                });
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) && !stop.requested() {
+                timed_out = true;
+                stop.request();
+            }
+            if last_save.elapsed() >= CHECKPOINT {
+                store.save(&cfg.store)?;
+                last_save = Instant::now();
+            }
+            progress.update(
+                &overall(start, deadline, tried, improvements.len(), &sched),
+                &lines(&sched, &store),
+            );
+        }
+        let done: Vec<Done> = done.into_iter().flatten().collect();
+        let found: Vec<(Target, u64)> = found.into_iter().flatten().collect();
+        sched.finish(&done, &found, &mut payoff);
+    }
+    store.save(&cfg.store)?;
+    progress.finish();
+    Ok(Summary {
+        improvements,
+        tried,
+        elapsed: start.elapsed(),
+        interrupted: stop.requested() && !timed_out,
+        store,
+        run: run_id,
+    })
+}
+
+/// Runs one task on this worker's scratchpad for its (target, bits).
+fn run_task(task: &Task, seed: u64, stop: &Stop) -> Batch {
+    PADS.with(|pads| {
+        let mut pads = pads.borrow_mut();
+        if pads.len() > 300 {
+            pads.clear();
+        }
+        let pad = pads
+            .entry((task.target, task.bits))
+            .or_insert_with(|| Scratchpad::new(task.target, task.bits));
+        let mut rng = task_rng(seed, task.target, task.bits, task.stream);
+        search(pad, &task.family, &mut rng, task.n, stop.flag())
+    })
+}
+
+fn overall(
+    start: Instant,
+    deadline: Option<Instant>,
+    tried: u64,
+    improved: usize,
+    sched: &Schedule,
+) -> Overall {
+    Overall {
+        elapsed: start.elapsed(),
+        left: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        tried,
+        improved,
+        active: sched.active(),
+    }
+}
+
+fn lines(sched: &Schedule, store: &Store) -> Vec<Line> {
+    let mut running: Vec<&schedule::State> = sched.states.iter().filter(|s| !s.done).collect();
+    running.sort_by_key(|s| (std::cmp::Reverse(s.reduction()), s.target));
+    running
+        .into_iter()
+        .map(|s| Line {
+            target: s.target,
+            bits: s.bits,
+            rate: s.tried as f64 / s.seconds.max(1e-9),
+            best: store.best(s.target).map(|e| e.bits),
+        })
+        .collect()
+}
+
+/// The end-of-run summary: what improved in this run and the store's totals.
+#[must_use]
+pub fn summary_text(s: &Summary) -> String {
+    let mut out = String::new();
+    let secs = s.elapsed.as_secs_f64().max(1e-3);
+    out.push_str(&format!(
+        "{} in {}: {} candidates ({}/s), {} improvements{}\n",
+        if s.interrupted { "interrupted" } else { "done" },
+        format_duration(s.elapsed),
+        s.tried,
+        progress::human(s.tried as f64 / secs),
+        s.improvements.len(),
+        if s.improvements.is_empty() { "" } else { ":" }
+    ));
+    // The last improvement of each target is what it ended at.
+    let mut last: Vec<&Improvement> = Vec::new();
+    for i in &s.improvements {
+        last.retain(|x| x.target != i.target);
+        last.push(i);
+    }
+    last.sort_by_key(|i| i.target);
+    for i in last {
+        let first = s
+            .improvements
+            .iter()
+            .find(|x| x.target == i.target)
+            .and_then(|x| x.old_bits);
+        out.push_str(&format!(
+            "  {:<10} {} -> {} bits  {}  max index {}\n",
+            i.target.to_string(),
+            first.map_or_else(|| "none".to_string(), |b| b.to_string()),
+            i.entry.bits,
+            format_magic(i.entry.magic),
+            i.entry.max_index
+        ));
+    }
+    let mut bits = [0u32; 2];
+    let mut count = [0usize; 2];
+    for e in s.store.entries() {
+        bits[e.target.piece as usize] += e.bits;
+        count[e.target.piece as usize] += 1;
+    }
+    let (t, sec) = s
+        .store
+        .effort()
+        .fold((0u64, 0.0f64), |(t, x), e| (t + e.tried, x + e.seconds));
+    out.push_str(&format!(
+        "store: {} rook entries ({} bits in all), {} bishop entries ({} bits in all); {} candidates, {} of work over all runs\n",
+        count[0],
+        bits[0],
+        count[1],
+        bits[1],
+        t,
+        format_duration(Duration::from_secs_f64(sec))
+    ));
+    out
+}

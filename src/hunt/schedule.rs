@@ -1,0 +1,429 @@
+//! What to hunt and in what order: targets and their bits (the ratchet), rounds of tasks,
+//! and the seed of every task.
+//!
+//! A task is (target, bits, stream): `stream` counts the tasks of that target at those bits,
+//! and its candidates come from `task_rng(seed, target, bits, stream)`. Each round gives
+//! every active target at least one task of [`SLICE`] candidates (more lanes when few targets
+//! are active, so that one target still fills every core), and the next round starts when
+//! the whole round is done. What a round does depends only on the rounds before it, never on
+//! threads or timing, so a seeded run bounded by `--tries` finds the same magics every time.
+
+use crate::attacks::Occupancies;
+use crate::piece::{Piece, Target};
+use crate::search::{neighbour_bases, portfolio, Family};
+use crate::store::Store;
+
+use super::alloc::{Payoff, Stride};
+
+/// Candidates per task: short enough that a round of many targets stays near a second.
+pub const SLICE: u64 = 1 << 18;
+
+/// Tasks per round at least (spread over the active targets), so a lone target fills the
+/// cores; a constant, so the schedule does not depend on the thread count.
+pub const LANES: usize = 16;
+
+/// The open targets: nobody has published a magic at one bit below the popcount, and nobody
+/// has proven none exists (rook a1, b1, c1, e1, f1, h1, a2, b2, f2, g2, h2; bishop c1, d1).
+pub const OPEN: [(Piece, &str); 13] = [
+    (Piece::Rook, "a1"),
+    (Piece::Rook, "b1"),
+    (Piece::Rook, "c1"),
+    (Piece::Rook, "e1"),
+    (Piece::Rook, "f1"),
+    (Piece::Rook, "h1"),
+    (Piece::Rook, "a2"),
+    (Piece::Rook, "b2"),
+    (Piece::Rook, "f2"),
+    (Piece::Rook, "g2"),
+    (Piece::Rook, "h2"),
+    (Piece::Bishop, "c1"),
+    (Piece::Bishop, "d1"),
+];
+
+/// How the bits of each target are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Select {
+    /// Start one bit below the store's best (the popcount when none), step down on each find.
+    Ratchet,
+    /// Exactly these bits.
+    Fixed(u32),
+    /// The open targets at one bit below the popcount.
+    Open,
+}
+
+/// One target to hunt: where it starts, and the fewest bits worth trying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Goal {
+    /// Piece and square.
+    pub target: Target,
+    /// Bits to hunt first.
+    pub bits: u32,
+    /// Fewest bits worth trying: above any proof of none and at or above the lower bound.
+    pub floor: u32,
+    /// Stop after the first find instead of stepping down.
+    pub fixed: bool,
+}
+
+/// The goals of a run, and what was left out and why (one line each).
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Targets to hunt.
+    pub goals: Vec<Goal>,
+    /// Notes for the user: skipped targets, grouped.
+    pub notes: Vec<String>,
+}
+
+/// Why the selection cannot be hunted.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct PlanError(pub String);
+
+/// Chooses the goals among `targets` for `select`, given the store and the proofs of none
+/// (the store's and the shipped published ones).
+///
+/// # Errors
+/// A single target with explicit bits that are proven impossible or below the lower bound.
+pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, PlanError> {
+    let mut plan = Plan::default();
+    let (mut proven, mut solved, mut bottom) = (Vec::new(), Vec::new(), Vec::new());
+    let open: Vec<Target> = OPEN
+        .iter()
+        .map(|(p, s)| Target::new(*p, s.parse().expect("valid square")))
+        .collect();
+    for &target in targets {
+        if select == Select::Open && !open.contains(&target) {
+            continue;
+        }
+        let occ = Occupancies::new(target);
+        let popcount = occ.mask.count();
+        let floor = occ
+            .lower_bound_bits()
+            .max(store.proven_none(target).map_or(1, |b| b + 1));
+        let stored = store.best(target).map(|e| e.bits);
+        let (bits, fixed) = match select {
+            Select::Ratchet => (stored.map_or(popcount, |b| (b - 1).min(popcount)), false),
+            Select::Fixed(b) => (b, true),
+            Select::Open => (popcount - 1, true),
+        };
+        if bits < floor {
+            if let (Select::Fixed(_), 1) = (select, targets.len()) {
+                return Err(PlanError(match store.proven_none(target) {
+                    Some(p) if bits <= p => format!(
+                        "{target} at {bits} bits is proven impossible (no magic at {p} bits or fewer); nothing to hunt"
+                    ),
+                    _ => format!(
+                        "{target} at {bits} bits is below the lower bound of {} bits (more distinct attack sets than slots)",
+                        occ.lower_bound_bits()
+                    ),
+                }));
+            }
+            if fixed {
+                proven.push(target);
+            } else {
+                bottom.push(target);
+            }
+            continue;
+        }
+        if fixed && stored.is_some_and(|s| s <= bits) {
+            solved.push(target);
+            continue;
+        }
+        plan.goals.push(Goal {
+            target,
+            bits,
+            floor,
+            fixed,
+        });
+    }
+    let list = |v: &[Target]| {
+        v.iter()
+            .map(Target::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !proven.is_empty() {
+        plan.notes.push(format!(
+            "not hunted, proven impossible at those bits (published or stored proofs, or the lower bound): {}",
+            list(&proven)
+        ));
+    }
+    if !bottom.is_empty() {
+        plan.notes.push(format!(
+            "not hunted, the store's magic is already at the fewest bits possible: {}",
+            list(&bottom)
+        ));
+    }
+    if !solved.is_empty() {
+        plan.notes.push(format!(
+            "not hunted, the store already has a magic at those bits or fewer: {}",
+            list(&solved)
+        ));
+    }
+    Ok(plan)
+}
+
+/// A target being hunted in this run.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Piece and square.
+    pub target: Target,
+    /// Relevant-mask popcount.
+    pub popcount: u32,
+    /// Bits hunted now.
+    pub bits: u32,
+    /// Fewest bits worth trying.
+    pub floor: u32,
+    /// Stop after the first find.
+    pub fixed: bool,
+    /// Next stream (task number) at the current bits.
+    pub stream: u64,
+    /// Candidates examined on this target in this run, all bits.
+    pub tried: u64,
+    /// Worker seconds spent on this target in this run.
+    pub seconds: f64,
+    /// Finished: found at its fewest bits, fixed and found, or out of budget.
+    pub done: bool,
+    families: Vec<Family>,
+    names: Vec<String>,
+    stride: Stride,
+}
+
+impl State {
+    /// Bits below the popcount hunted now.
+    #[must_use]
+    pub fn reduction(&self) -> u32 {
+        self.popcount.saturating_sub(self.bits)
+    }
+}
+
+/// One slice of work: `n` candidates of `family` for `target` at `bits`, stream `stream`.
+#[derive(Clone, Debug)]
+pub struct Task {
+    /// Index of the target's [`State`] in the schedule.
+    pub state: usize,
+    /// Piece and square.
+    pub target: Target,
+    /// Index bits.
+    pub bits: u32,
+    /// Stream number: the RNG is `task_rng(seed, target, bits, stream)`.
+    pub stream: u64,
+    /// Candidate family.
+    pub family: Family,
+    /// Candidates to examine.
+    pub n: u64,
+}
+
+/// What a finished task reports back, for the schedule.
+#[derive(Clone, Debug)]
+pub struct Done {
+    /// The task.
+    pub task: Task,
+    /// Candidates examined.
+    pub tried: u64,
+    /// Worker seconds.
+    pub seconds: f64,
+    /// Whether it found a magic.
+    pub found: bool,
+}
+
+/// The rounds of a run.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// The targets, in goal order.
+    pub states: Vec<State>,
+    budget: Option<u64>,
+    known: Vec<(Target, u64)>,
+}
+
+impl Schedule {
+    /// A schedule for `goals`, each bounded to `budget` candidates when given; `known` magics
+    /// (the store's and the published ones) seed the neighbour-based families.
+    #[must_use]
+    pub fn new(goals: &[Goal], budget: Option<u64>, known: Vec<(Target, u64)>) -> Schedule {
+        let mut s = Schedule {
+            states: Vec::new(),
+            budget,
+            known,
+        };
+        for g in goals {
+            let popcount = Occupancies::new(g.target).mask.count();
+            let mut st = State {
+                target: g.target,
+                popcount,
+                bits: g.bits,
+                floor: g.floor,
+                fixed: g.fixed,
+                stream: 0,
+                tried: 0,
+                seconds: 0.0,
+                done: budget == Some(0),
+                families: Vec::new(),
+                names: Vec::new(),
+                stride: Stride::default(),
+            };
+            s.refresh(&mut st);
+            s.states.push(st);
+        }
+        s
+    }
+
+    fn refresh(&self, st: &mut State) {
+        let bases = neighbour_bases(st.target, &self.known);
+        st.families = portfolio(st.target, st.bits, &bases);
+        if st.families.is_empty() {
+            st.families = Family::ALL.to_vec();
+        }
+        st.names = st.families.iter().map(|f| f.name().to_string()).collect();
+        st.stride = Stride::new(st.families.len());
+        st.stream = 0;
+    }
+
+    /// Targets not finished.
+    #[must_use]
+    pub fn active(&self) -> usize {
+        self.states.iter().filter(|s| !s.done).count()
+    }
+
+    /// The tasks of the next round; empty when every target is finished.
+    pub fn round(&mut self, payoff: &Payoff) -> Vec<Task> {
+        let active = self.active();
+        if active == 0 {
+            return Vec::new();
+        }
+        let lanes = LANES.div_ceil(active);
+        let mut tasks = Vec::new();
+        for (i, st) in self.states.iter_mut().enumerate() {
+            if st.done {
+                continue;
+            }
+            let mut left = self.budget.map_or(u64::MAX, |b| b.saturating_sub(st.tried));
+            let shares = payoff.shares(st.target, st.reduction(), &st.names);
+            for _ in 0..lanes {
+                let n = SLICE.min(left);
+                if n == 0 {
+                    break;
+                }
+                left -= n;
+                let f = st.stride.pick(&shares);
+                tasks.push(Task {
+                    state: i,
+                    target: st.target,
+                    bits: st.bits,
+                    stream: st.stream,
+                    family: st.families[f].clone(),
+                    n,
+                });
+                st.stream += 1;
+            }
+        }
+        tasks
+    }
+
+    /// Takes in a finished round, in task order: counts work, records the payoff, and
+    /// ratchets every target that found a magic one bit down (or finishes it). `known` gains
+    /// the magics found, for the neighbour-based families.
+    pub fn finish(&mut self, done: &[Done], found: &[(Target, u64)], payoff: &mut Payoff) {
+        let mut hit = vec![false; self.states.len()];
+        for d in done {
+            let st = &mut self.states[d.task.state];
+            st.tried += d.tried;
+            st.seconds += d.seconds;
+            let reduction = st.popcount.saturating_sub(d.task.bits);
+            payoff.record(
+                st.target,
+                reduction,
+                d.task.family.name(),
+                d.tried,
+                u64::from(d.found),
+            );
+            hit[d.task.state] |= d.found && d.task.bits == st.bits;
+        }
+        self.known.extend_from_slice(found);
+        let mut states = std::mem::take(&mut self.states);
+        for (st, &hit) in states.iter_mut().zip(&hit) {
+            if hit {
+                if st.fixed || st.bits <= st.floor {
+                    st.done = true;
+                } else {
+                    st.bits -= 1;
+                    self.refresh(st);
+                }
+            }
+            if self.budget.is_some_and(|b| st.tried >= b) {
+                st.done = true;
+            }
+        }
+        self.states = states;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(p: Piece, sq: &str) -> Target {
+        Target::new(p, sq.parse().unwrap())
+    }
+
+    #[test]
+    fn ratchet_starts_at_popcount_and_skips_proven() {
+        let store = Store::new();
+        let all: Vec<Target> = Target::all().collect();
+        let plan = plan(&store, &all, Select::Ratchet).unwrap();
+        assert_eq!(plan.goals.len(), 128);
+        assert!(plan.goals.iter().all(|g| !g.fixed));
+        let a1 = plan.goals[0];
+        assert_eq!((a1.target, a1.bits), (t(Piece::Rook, "a1"), 12));
+        // Fixed bits at a published proof: refused alone, skipped with a note among many.
+        let a3 = [t(Piece::Rook, "a3")];
+        let p = store.proven_none(a3[0]).unwrap();
+        assert!(super::plan(&store, &a3, Select::Fixed(p)).is_err());
+        let many = super::plan(&store, &all, Select::Fixed(p)).unwrap();
+        assert!(!many.goals.iter().any(|g| g.target == a3[0]));
+        assert!(!many.notes.is_empty());
+    }
+
+    #[test]
+    fn open_preset_is_thirteen_targets_one_below_popcount() {
+        let all: Vec<Target> = Target::all().collect();
+        let plan = plan(&Store::new(), &all, Select::Open).unwrap();
+        assert_eq!(plan.goals.len(), 13);
+        for g in &plan.goals {
+            assert_eq!(g.bits + 1, Occupancies::new(g.target).mask.count());
+            assert!(g.fixed);
+        }
+    }
+
+    #[test]
+    fn rounds_spread_lanes_and_respect_the_budget() {
+        let goals = [Goal {
+            target: t(Piece::Bishop, "e4"),
+            bits: 9,
+            floor: 5,
+            fixed: false,
+        }];
+        let mut s = Schedule::new(&goals, Some(3 * SLICE + 5), Vec::new());
+        let tasks = s.round(&Payoff::new());
+        assert_eq!(tasks.len(), 4);
+        assert_eq!(tasks.iter().map(|t| t.n).sum::<u64>(), 3 * SLICE + 5);
+        let streams: Vec<u64> = tasks.iter().map(|t| t.stream).collect();
+        assert_eq!(streams, [0, 1, 2, 3]);
+        // One finds: the target steps down one bit and its streams restart.
+        let done: Vec<Done> = tasks
+            .into_iter()
+            .enumerate()
+            .map(|(i, task)| Done {
+                tried: task.n,
+                seconds: 0.1,
+                found: i == 1,
+                task,
+            })
+            .collect();
+        s.finish(&done, &[], &mut Payoff::new());
+        assert_eq!(s.states[0].bits, 8);
+        assert_eq!(s.states[0].stream, 0);
+        // The budget is spent: finished.
+        assert!(s.states[0].done);
+        assert!(s.round(&Payoff::new()).is_empty());
+    }
+}
