@@ -5,8 +5,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// A stop flag shared by the workers and the signal handler.
+///
+/// Two flags: `stop` tells the work to wind down (set by a signal, or by the program itself at
+/// a deadline); `signalled` records that a signal arrived, so that only a *second signal*, not a
+/// signal after a deadline, aborts without saving.
 #[derive(Clone, Debug, Default)]
-pub struct Stop(Arc<AtomicBool>);
+pub struct Stop {
+    stop: Arc<AtomicBool>,
+    signalled: Arc<AtomicBool>,
+}
 
 impl Stop {
     /// A flag that is not set.
@@ -15,21 +22,35 @@ impl Stop {
         Stop::default()
     }
 
-    /// Sets the flag.
+    /// Asks the work to stop (a deadline, or the end of the work); not a signal.
     pub fn request(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Whether a stop was requested.
+    /// Whether a stop was requested, by a signal or by the program.
     #[must_use]
     pub fn requested(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.stop.load(Ordering::Relaxed)
     }
 
-    /// The underlying flag, for loops that poll it.
+    /// Whether a Ctrl-C or SIGTERM arrived.
+    #[must_use]
+    pub fn signalled(&self) -> bool {
+        self.signalled.load(Ordering::Relaxed)
+    }
+
+    /// The stop flag, for loops that poll it.
     #[must_use]
     pub fn flag(&self) -> &AtomicBool {
-        &self.0
+        &self.stop
+    }
+
+    /// What the signal handler does: the first signal sets both flags and returns `true`; a
+    /// later one returns `false` (the handler then exits at once).
+    fn on_signal(&self) -> bool {
+        let first = !self.signalled.swap(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+        first
     }
 }
 
@@ -41,10 +62,28 @@ impl Stop {
 pub fn install(stop: &Stop) -> Result<(), ctrlc::Error> {
     let stop = stop.clone();
     ctrlc::set_handler(move || {
-        if stop.0.swap(true, Ordering::SeqCst) {
+        if !stop.on_signal() {
             eprintln!("\nmagichunt: second interrupt, exiting now");
             std::process::exit(130);
         }
         eprintln!("\nmagichunt: stopping and saving (Ctrl-C again to abort at once)");
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deadline_does_not_count_as_the_first_signal() {
+        let stop = Stop::new();
+        stop.request();
+        assert!(stop.requested() && !stop.signalled());
+        assert!(
+            stop.on_signal(),
+            "a signal after a deadline is the first signal: save"
+        );
+        assert!(!stop.on_signal(), "the next one aborts");
+        assert!(stop.signalled());
+    }
 }

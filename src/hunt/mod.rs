@@ -160,7 +160,6 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         .thread_name(|i| format!("hunt-{i}"))
         .build()?;
     let deadline = cfg.time.map(|d| start + d);
-    let mut timed_out = false;
     let mut improvements = Vec::new();
     let mut tried = 0u64;
     let mut last_save = Instant::now();
@@ -229,8 +228,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                     found: m.batch.found.is_some(),
                 });
             }
-            if deadline.is_some_and(|d| Instant::now() >= d) && !stop.requested() {
-                timed_out = true;
+            if deadline.is_some_and(|d| Instant::now() >= d) {
                 stop.request();
             }
             if last_save.elapsed() >= CHECKPOINT {
@@ -252,7 +250,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         improvements,
         tried,
         elapsed: start.elapsed(),
-        interrupted: stop.requested() && !timed_out,
+        interrupted: stop.signalled(),
         store,
         run: run_id,
     })
