@@ -62,6 +62,9 @@ pub struct Goal {
     pub floor: u32,
     /// Stop after the first find instead of stepping down.
     pub fixed: bool,
+    /// First stream at `bits`: past the slices the store already records there, so a run
+    /// resumed with the same seed draws new candidates instead of replaying old ones.
+    pub first_stream: u64,
 }
 
 /// The goals of a run, and what was left out and why (one line each).
@@ -133,6 +136,7 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
             bits,
             floor,
             fixed,
+            first_stream: store.work_at(target, bits).0.div_ceil(SLICE),
         });
     }
     let list = |v: &[Target]| {
@@ -262,6 +266,7 @@ impl Schedule {
                 stride: Stride::default(),
             };
             s.refresh(&mut st);
+            st.stream = g.first_stream;
             s.states.push(st);
         }
         s
@@ -384,6 +389,20 @@ mod tests {
     }
 
     #[test]
+    fn a_resumed_target_continues_past_the_streams_already_searched() {
+        let a1 = t(Piece::Rook, "a1");
+        let mut store = Store::new();
+        let first = plan(&store, &[a1], Select::Fixed(11)).unwrap();
+        assert_eq!(first.goals[0].first_stream, 0);
+        store.add_effort(a1, 11, "earlier-run", 5 * SLICE + 1, 1.0);
+        store.add_effort(a1, 10, "earlier-run", 100 * SLICE, 1.0);
+        let again = plan(&store, &[a1], Select::Fixed(11)).unwrap();
+        assert_eq!(again.goals[0].first_stream, 6);
+        let sched = Schedule::new(&again.goals, None, Vec::new());
+        assert_eq!(sched.states[0].stream, 6);
+    }
+
+    #[test]
     fn open_preset_is_thirteen_targets_one_below_popcount() {
         let all: Vec<Target> = Target::all().collect();
         let plan = plan(&Store::new(), &all, Select::Open).unwrap();
@@ -401,6 +420,7 @@ mod tests {
             bits: 9,
             floor: 5,
             fixed: false,
+            first_stream: 0,
         }];
         let mut s = Schedule::new(&goals, Some(3 * SLICE + 5), Vec::new());
         let tasks = s.round(&Payoff::new());
