@@ -15,6 +15,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod cli;
 pub mod error;
+pub mod exhaust;
 pub mod interrupt;
 pub mod magic;
 pub mod piece;

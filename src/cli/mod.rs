@@ -3,6 +3,8 @@
 //! Each subcommand lives in its own file with its raw arguments (clap) and a validated config
 //! that the library core sees; the core never sees clap.
 
+mod exhaust;
+mod merge;
 mod show;
 mod verify;
 
@@ -29,6 +31,11 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Show a square's mask, subsets, attack sets, lower bound and the best published bits.
     Show(show::ShowArgs),
+    /// Search one period of magics completely (or one part of it): prove none exists, or
+    /// count them all.
+    Exhaust(exhaust::ExhaustArgs),
+    /// Merge stores: best entry per square, proofs and exhaustive parts combined.
+    Merge(merge::MergeArgs),
 }
 
 /// How a command ended, for the exit code.
@@ -63,6 +70,8 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
     match opts.command {
         Command::Verify(args) => verify::run(args),
         Command::Show(args) => show::run(&args),
+        Command::Exhaust(args) => exhaust::run(args),
+        Command::Merge(args) => merge::run(&args),
     }
 }
 
