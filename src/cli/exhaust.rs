@@ -115,7 +115,9 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let mut last_save = Instant::now();
     let start_done = state.done;
     let mut save_error = None;
+    let mut last: Option<Progress> = None;
     let ending = run_part(&plan, shard, &mut state, &cfg, &stop, |st, p| {
+        last = Some(*p);
         if last_print.elapsed() >= every {
             last_print = Instant::now();
             let line = progress_line(st, p, start_done);
@@ -146,6 +148,16 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         store.settle_exhaust(&name)?;
     }
     store.save(path)?;
+    if let Some(p) = last {
+        let secs = p.elapsed.as_secs_f64().max(1e-9);
+        eprintln!(
+            "this run: {} partial magics tested in {:.1} s at {threads} threads ({:.2} M/s, {:.2} M/s per thread)",
+            p.nodes_seen,
+            secs,
+            p.nodes_seen as f64 / secs / 1e6,
+            p.nodes_seen as f64 / secs / 1e6 / threads as f64
+        );
+    }
     let fraction = if len == 0 {
         1.0
     } else {
@@ -269,9 +281,8 @@ fn report_finished(store: &Store, target: Target, bits: u32, shard: Shard, st: &
         .exhaust(target, bits, shard.count)
         .expect("just recorded");
     eprintln!(
-        "part {shard}: {} partial magics tested in {} thread-seconds in all",
-        st.tally.nodes,
-        format_duration(Duration::from_secs_f64(st.seconds))
+        "part {shard}: {} partial magics tested in {:.2} thread-seconds in all",
+        st.tally.nodes, st.seconds
     );
     if !x.complete() {
         let done: Vec<String> = x
@@ -280,10 +291,15 @@ fn report_finished(store: &Store, target: Target, bits: u32, shard: Shard, st: &
             .filter(|p| p.done)
             .map(|p| p.shard.to_string())
             .collect();
+        let list = if done.len() <= 20 {
+            format!(" ({})", done.join(", "))
+        } else {
+            String::new()
+        };
         println!(
-            "part {shard} done ({} magics in it); parts done: {} of {}",
+            "part {shard} done ({} magics in it); parts done: {} of {}{list}",
             st.tally.magics,
-            done.join(", "),
+            done.len(),
             shard.count
         );
         return;

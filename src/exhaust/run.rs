@@ -106,7 +106,7 @@ pub fn run_part(
                     .into_par_iter()
                     .map_init(
                         || Searcher::new(plan),
-                        |s, j| match s.run_task(shard.task(j), &halt) {
+                        |s, j| match s.run_task(shard.task_at(j, plan.tasks()), &halt) {
                             Ok(t) => {
                                 seen.fetch_add(t.nodes, Ordering::Relaxed);
                                 Some(t)

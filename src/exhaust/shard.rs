@@ -1,7 +1,8 @@
 //! Deterministic parts of the space and the cursor that resumes one.
 //!
-//! Part `K` of `M` holds the tasks `t` with `t mod M = K - 1`, searched in increasing order:
-//! neighbouring tasks have similar cost, so interleaving balances the parts. A cursor is the
+//! Part `K` of `M` holds the tasks `t` with `t mod M = K - 1`: neighbouring tasks have
+//! similar cost, so interleaving balances the parts. A part searches its tasks in a fixed
+//! scrambled order ([`Shard::task_at`]), so that the fraction done predicts the time left. A cursor is the
 //! number of the part's tasks already searched, written `t<task bits>:<done>` so that a cursor
 //! of an incompatible build is refused instead of misread.
 
@@ -40,11 +41,41 @@ impl Shard {
         self.len(tasks) == 0
     }
 
-    /// The `j`-th task of the part.
+    /// The `j`-th task of the part in increasing order.
     #[must_use]
     pub fn task(self, j: u64) -> u64 {
         u64::from(self.index - 1) + j * u64::from(self.count)
     }
+
+    /// The `j`-th task of the part in search order: a fixed scrambling of the part's tasks, so
+    /// that any prefix of the order is a fair sample (neighbouring tasks share their low bits
+    /// of `m`, and some runs of them prune at once) and the ETA is honest.
+    #[must_use]
+    pub fn task_at(self, j: u64, tasks: u64) -> u64 {
+        self.task(scramble(j, self.len(tasks)))
+    }
+}
+
+/// A fixed bijection of `0..len`: an invertible mix of `0..2^b` (odd multiply-add, then a
+/// right xorshift), walked until it lands below `len`.
+fn scramble(j: u64, len: u64) -> u64 {
+    if len <= 2 {
+        return j;
+    }
+    let b = 64 - (len - 1).leading_zeros();
+    let mask = if b == 64 { u64::MAX } else { (1 << b) - 1 };
+    let mix = |x: u64| {
+        let y = x
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(0x632b_e59b_d9b4_e019)
+            & mask;
+        y ^ (y >> b.div_ceil(2))
+    };
+    let mut x = mix(j);
+    while x >= len {
+        x = mix(x);
+    }
+    x
 }
 
 impl fmt::Display for Shard {
@@ -77,7 +108,7 @@ impl FromStr for Shard {
 pub struct Cursor {
     /// The task bits of the plan it belongs to.
     pub task_bits: u32,
-    /// Tasks of the part searched so far (in order).
+    /// Tasks of the part searched so far (in search order).
     pub done: u64,
 }
 
@@ -120,13 +151,13 @@ mod tests {
 
     #[test]
     fn shards_partition_the_tasks() {
-        for tasks in [1u64, 7, 64, 100] {
+        for tasks in [1u64, 2, 3, 7, 64, 100, 1000] {
             for count in [1u32, 2, 3, 4, 7, 150] {
                 let mut seen = vec![0; tasks as usize];
                 for index in 1..=count {
                     let s = Shard { index, count };
                     for j in 0..s.len(tasks) {
-                        seen[s.task(j) as usize] += 1;
+                        seen[s.task_at(j, tasks) as usize] += 1;
                     }
                 }
                 assert!(seen.iter().all(|&n| n == 1), "{tasks} tasks, {count} parts");
