@@ -16,6 +16,7 @@ pub mod bitboard;
 pub mod cli;
 pub mod compare;
 pub mod error;
+pub mod exhaust;
 pub mod export;
 pub mod hunt;
 pub mod interrupt;

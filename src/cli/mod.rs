@@ -4,8 +4,10 @@
 //! that the library core sees; the core never sees clap.
 
 mod compare;
+mod exhaust;
 mod export;
 mod hunt;
+mod merge;
 mod show;
 mod verify;
 
@@ -38,6 +40,11 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Compare the store with the published records or another table, square by square.
     Compare(compare::CompareArgs),
+    /// Search one period of magics completely (or one part of it): prove none exists, or
+    /// count them all.
+    Exhaust(exhaust::ExhaustArgs),
+    /// Merge stores: best entry per square, proofs and exhaustive parts combined.
+    Merge(merge::MergeArgs),
 }
 
 /// How a command ended, for the exit code.
@@ -75,6 +82,8 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
         Command::Show(args) => show::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Exhaust(args) => exhaust::run(args),
+        Command::Merge(args) => merge::run(&args),
     }
 }
 

@@ -1,0 +1,349 @@
+//! `magichunt exhaust`: search one period completely, or one part of it; checkpoint into the
+//! store; record a proof of none when every part is done and found nothing.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Args;
+
+use super::{piece_arg, square_arg, Outcome};
+use crate::exhaust::run::{run_part, Ending, PartState, Progress, RunConfig};
+use crate::exhaust::shard::{Cursor, Shard};
+use crate::exhaust::{Best, Plan, Tally};
+use crate::interrupt::{install, Stop};
+use crate::magic::{self, format_magic, parse_magic};
+use crate::piece::{Piece, Target};
+use crate::square::Square;
+use crate::store::Store;
+use crate::table::wire::{MethodWire, PartWire};
+use crate::table::Entry;
+use crate::timefmt::{format_duration, now_rfc3339, parse_duration};
+
+/// Checkpoints are at most this far apart.
+const CHECKPOINT: Duration = Duration::from_secs(30);
+
+/// Arguments of `exhaust`.
+#[derive(Debug, Args)]
+pub struct ExhaustArgs {
+    /// rook or bishop.
+    #[arg(long, value_parser = piece_arg)]
+    piece: Piece,
+    /// a1..h8 or 0..63.
+    #[arg(long, value_parser = square_arg)]
+    square: Square,
+    /// Index bits to settle.
+    #[arg(long)]
+    bits: u32,
+    /// Search part K of M (1-based), e.g. 3/8; the parts are deterministic.
+    #[arg(long, default_value = "1/1", value_parser = shard_arg)]
+    shard: Shard,
+    /// The results store holding progress, proofs and magics.
+    #[arg(long, default_value = "results/best.json")]
+    store: PathBuf,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Stop after this long (e.g. 5m), save, and print the projected total time.
+    #[arg(long, value_parser = duration_arg)]
+    time: Option<Duration>,
+    /// Search even if a proof of none at these bits exists (to reproduce it).
+    #[arg(long)]
+    recheck: bool,
+}
+
+fn shard_arg(s: &str) -> Result<Shard, crate::error::ParseError> {
+    s.parse()
+}
+
+fn duration_arg(s: &str) -> Result<Duration, crate::error::ParseError> {
+    parse_duration(s)
+}
+
+/// Runs `exhaust`.
+pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
+    let target = Target::new(args.piece, args.square);
+    let bits = args.bits;
+    target.check_bits(bits)?;
+    let path = args.store.as_path();
+    let mut store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
+    if let Some(proven) = store.proven_none(target) {
+        if proven >= bits && !args.recheck {
+            anyhow::bail!(
+                "{target} at {bits} bits is already proven: no magic with {proven} bits or fewer exists (--recheck searches anyway)"
+            );
+        }
+    }
+    let shard = args.shard;
+    let plan = Plan::new(target, bits);
+    let name = path.display().to_string();
+    let part = store
+        .exhaust(target, bits, shard.count)
+        .and_then(|x| x.parts.get(&shard.index))
+        .cloned();
+    if part.as_ref().is_some_and(|p| p.done) {
+        println!("part {shard} of {target} at {bits} bits is already done");
+        return Ok(Outcome::Success);
+    }
+    let mut state = resume(target, &plan, part.as_ref())?;
+    let stop = Stop::new();
+    install(&stop).context("cannot install the Ctrl-C handler")?;
+    let threads = if args.threads == 0 {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        args.threads
+    };
+    let len = shard.len(plan.tasks());
+    eprintln!(
+        "exhaust {target} at {bits} bits, part {shard}: period 2^{}, {len} of {} subtrees, {} done, {threads} threads",
+        plan.period_bits(),
+        plan.tasks(),
+        state.done
+    );
+    let cfg = RunConfig {
+        threads,
+        time_limit: args.time,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let every = if tty {
+        Duration::from_secs(1)
+    } else {
+        Duration::from_secs(10)
+    };
+    let mut last_print = Instant::now();
+    let mut last_save = Instant::now();
+    let start_done = state.done;
+    let mut save_error = None;
+    let mut last: Option<Progress> = None;
+    let ending = run_part(&plan, shard, &mut state, &cfg, &stop, |st, p| {
+        last = Some(*p);
+        if last_print.elapsed() >= every {
+            last_print = Instant::now();
+            let line = progress_line(st, p, start_done);
+            if tty {
+                eprint!("\r{line}\x1b[K");
+            } else {
+                eprintln!("{line}");
+            }
+        }
+        if last_save.elapsed() >= CHECKPOINT && save_error.is_none() {
+            last_save = Instant::now();
+            record(&mut store, target, bits, shard, st, false);
+            save_error = store.save(path).err();
+        }
+    })?;
+    if tty {
+        eprintln!();
+    }
+    if let Some(e) = save_error {
+        return Err(e).context("checkpoint failed");
+    }
+    let finished = ending == Ending::Finished;
+    record(&mut store, target, bits, shard, &state, finished);
+    if finished {
+        if let Some(b) = state.tally.best {
+            offer(&mut store, target, bits, b)?;
+        }
+        store.settle_exhaust(&name)?;
+    }
+    store.save(path)?;
+    if let Some(p) = last {
+        let secs = p.elapsed.as_secs_f64().max(1e-9);
+        eprintln!(
+            "this run: {} partial magics tested in {:.1} s at {threads} threads ({:.2} M/s, {:.2} M/s per thread)",
+            p.nodes_seen,
+            secs,
+            p.nodes_seen as f64 / secs / 1e6,
+            p.nodes_seen as f64 / secs / 1e6 / threads as f64
+        );
+    }
+    let fraction = if len == 0 {
+        1.0
+    } else {
+        state.done as f64 / len as f64
+    };
+    match ending {
+        Ending::Finished => {
+            report_finished(&store, target, bits, shard, &state);
+            Ok(Outcome::Success)
+        }
+        Ending::Stopped | Ending::TimeUp => {
+            let run_done = state.done - start_done;
+            let took = Duration::from_secs_f64(state.seconds / threads as f64);
+            println!(
+                "part {shard} of {target} at {bits} bits: {:.4}% searched ({} of {len} subtrees), checkpoint saved",
+                100.0 * fraction,
+                state.done
+            );
+            if run_done > 0 {
+                let projected = took.as_secs_f64() / fraction;
+                println!(
+                    "projected time for the part at {threads} threads: {} ({} so far)",
+                    format_duration(Duration::from_secs_f64(projected)),
+                    format_duration(took)
+                );
+            } else {
+                println!("no subtree finished in this run: no projection yet");
+            }
+            Ok(if ending == Ending::Stopped {
+                Outcome::Interrupted
+            } else {
+                Outcome::Failure
+            })
+        }
+    }
+}
+
+/// The part's state from its stored record.
+fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Result<PartState> {
+    let Some(p) = part else {
+        return Ok(PartState::default());
+    };
+    let done = match &p.cursor {
+        None => 0,
+        Some(text) => {
+            let c = Cursor::decode(text)?;
+            anyhow::ensure!(
+                c.task_bits == plan.task_bits(),
+                "the stored cursor '{text}' was written for {} task bits, this build uses {}",
+                c.task_bits,
+                plan.task_bits()
+            );
+            c.done
+        }
+    };
+    let best = match &p.best {
+        None => None,
+        Some(text) => {
+            let m = parse_magic(text)?;
+            magic::verify(target, plan.bits(), m).ok().map(|v| Best {
+                max_index: v.max_index,
+                magic: m,
+            })
+        }
+    };
+    Ok(PartState {
+        done,
+        tally: Tally {
+            magics: p.magics,
+            nodes: p.nodes,
+            best,
+        },
+        seconds: p.seconds,
+    })
+}
+
+/// Writes the part's state into the store (not yet saved).
+fn record(store: &mut Store, target: Target, bits: u32, shard: Shard, st: &PartState, done: bool) {
+    let task_bits = Plan::new(target, bits).task_bits();
+    let x = store.exhaust_mut(target, bits, shard.count);
+    x.parts.insert(
+        shard.index,
+        PartWire {
+            shard: shard.index,
+            done,
+            cursor: (!done).then(|| {
+                Cursor {
+                    task_bits,
+                    done: st.done,
+                }
+                .encode()
+            }),
+            magics: st.tally.magics,
+            nodes: st.tally.nodes,
+            seconds: (st.seconds * 1000.0).round() / 1000.0,
+            best: st.tally.best.map(|b| format_magic(b.magic)),
+        },
+    );
+}
+
+/// Offers the part's best magic to the store, verified first.
+fn offer(store: &mut Store, target: Target, bits: u32, b: Best) -> anyhow::Result<()> {
+    let v = magic::verify(target, bits, b.magic).map_err(|c| {
+        anyhow::anyhow!(
+            "internal error: exhaustive search produced {} for {target} at {bits} bits, which collides at index {}",
+            format_magic(b.magic),
+            c.index
+        )
+    })?;
+    let method = MethodWire {
+        family: "exhaustive".into(),
+        seed: None,
+        run: None,
+    };
+    store.offer(Entry::from_verified(&v, Some(now_rfc3339()), Some(method)));
+    Ok(())
+}
+
+fn report_finished(store: &Store, target: Target, bits: u32, shard: Shard, st: &PartState) {
+    let x = store
+        .exhaust(target, bits, shard.count)
+        .expect("just recorded");
+    eprintln!(
+        "part {shard}: {} partial magics tested in {:.2} thread-seconds in all",
+        st.tally.nodes, st.seconds
+    );
+    if !x.complete() {
+        let done: Vec<String> = x
+            .parts
+            .values()
+            .filter(|p| p.done)
+            .map(|p| p.shard.to_string())
+            .collect();
+        let list = if done.len() <= 20 {
+            format!(" ({})", done.join(", "))
+        } else {
+            String::new()
+        };
+        println!(
+            "part {shard} done ({} magics in it); parts done: {} of {}{list}",
+            st.tally.magics,
+            done.len(),
+            shard.count
+        );
+        return;
+    }
+    let total = x.magics();
+    if total == 0 {
+        println!("{target} at {bits} bits: none exists (proof recorded)");
+        return;
+    }
+    let tightest = x
+        .parts
+        .values()
+        .filter_map(|p| p.best.as_deref())
+        .filter_map(|b| parse_magic(b).ok())
+        .filter_map(|m| magic::verify(target, bits, m).ok())
+        .min_by_key(|v| (v.max_index, v.magic));
+    match tightest {
+        Some(v) => println!(
+            "{target} at {bits} bits: exists: {total} magics in the period, tightest highest index {} ({})",
+            v.max_index,
+            format_magic(v.magic)
+        ),
+        None => println!("{target} at {bits} bits: exists: {total} magics in the period"),
+    }
+}
+
+fn progress_line(st: &PartState, p: &Progress, start_done: u64) -> String {
+    let secs = p.elapsed.as_secs_f64().max(1e-9);
+    let rate = p.nodes_seen as f64 / secs;
+    let run_done = st.done - start_done;
+    let eta = if run_done > 0 {
+        let left = p.len - st.done;
+        format_duration(Duration::from_secs_f64(
+            secs * left as f64 / run_done as f64,
+        ))
+    } else {
+        "?".into()
+    };
+    format!(
+        "{:.3}% ({}/{} subtrees), {} magics, {:.1} M partial magics/s, ETA {eta}",
+        100.0 * st.done as f64 / p.len.max(1) as f64,
+        st.done,
+        p.len,
+        st.tally.magics,
+        rate / 1e6
+    )
+}

@@ -1,0 +1,174 @@
+//! The exhaustive search against brute force over whole periods.
+
+use super::*;
+use crate::magic;
+use crate::{Piece, Square};
+
+fn target(p: Piece, s: &str) -> Target {
+    Target::new(p, s.parse::<Square>().unwrap())
+}
+
+/// A real target's pairs moved `up` squares up the board: the same problem (which subsets
+/// must not share a slot) with a smaller period, small enough for brute force.
+fn shifted(t: Target, up: u32) -> (u64, Vec<(u64, u64)>) {
+    let o = Occupancies::new(t);
+    assert!(o.mask.0.leading_zeros() >= up, "{t} cannot move up {up}");
+    let pairs = o.pairs.iter().map(|p| (p.0 .0 << up, p.1 .0)).collect();
+    (o.mask.0 << up, pairs)
+}
+
+/// The definition, pair by pair, for any instance.
+fn valid(pairs: &[(u64, u64)], bits: u32, m: u64) -> bool {
+    let mut slots = std::collections::HashMap::new();
+    pairs.iter().all(|&(occ, att)| {
+        let i = occ.wrapping_mul(m) >> (64 - bits);
+        *slots.entry(i).or_insert(att) == att
+    })
+}
+
+/// Every m of the period, tested one by one with a stamped table.
+fn brute_force(mask: u64, pairs: &[(u64, u64)], bits: u32) -> Vec<u64> {
+    let period_bits = 64 - mask.trailing_zeros();
+    let mut stamp = vec![0u64; 1 << bits];
+    let mut slot = vec![0u64; 1 << bits];
+    let mut found = Vec::new();
+    for m in 0..1u64 << period_bits {
+        let trial = m + 1;
+        let ok = pairs.iter().all(|&(occ, att)| {
+            let i = (occ.wrapping_mul(m) >> (64 - bits)) as usize;
+            if stamp[i] != trial {
+                stamp[i] = trial;
+                slot[i] = att;
+                true
+            } else {
+                slot[i] == att
+            }
+        });
+        if ok {
+            found.push(m);
+        }
+    }
+    found
+}
+
+#[test]
+fn levels_cover_the_period_and_every_subset() {
+    for t in Target::all() {
+        let plan = Plan::new(t, 9.min(t.piece.max_bits()));
+        let o = Occupancies::new(t);
+        assert_eq!(plan.period_bits(), 64 - o.mask.0.trailing_zeros(), "{t}");
+        assert_eq!(plan.levels.first().unwrap().lo, 0);
+        assert_eq!(plan.levels.last().unwrap().hi, plan.period_bits());
+        for w in plan.levels.windows(2) {
+            assert_eq!(w[0].hi, w[1].lo, "{t}");
+        }
+        let placed: usize = plan.levels.iter().map(|l| l.subsets.len()).sum();
+        assert_eq!(
+            placed + 1,
+            o.pairs.len(),
+            "{t}: every subset but the empty one"
+        );
+    }
+}
+
+#[test]
+fn counts_match_brute_force_on_shifted_bishop_masks() {
+    let mut nonzero = 0;
+    let mut zero = 0;
+    for (sq, up) in [("d8", 11), ("e8", 10), ("c8", 12), ("f8", 9)] {
+        let t = target(Piece::Bishop, sq);
+        let (mask, pairs) = shifted(t, up);
+        if 64 - mask.trailing_zeros() > 22 {
+            continue;
+        }
+        for bits in 3..=6 {
+            let want = brute_force(mask, &pairs, bits);
+            for task_bits in [0, 5, 18] {
+                let plan = Plan::from_pairs(mask, &pairs, bits).with_task_bits(task_bits);
+                let got = all_magics(&plan);
+                assert_eq!(got, want, "{t} up {up}, {bits} bits, {task_bits} task bits");
+                let tally = search_all(&plan);
+                assert_eq!(tally.magics, want.len() as u64);
+                if let Some(b) = tally.best {
+                    assert!(valid(&pairs, bits, b.magic));
+                    let tightest = want
+                        .iter()
+                        .map(|&m| {
+                            pairs
+                                .iter()
+                                .map(|p| p.0.wrapping_mul(m) >> (64 - bits))
+                                .max()
+                                .unwrap() as u32
+                        })
+                        .min()
+                        .unwrap();
+                    assert_eq!(b.max_index, tightest);
+                }
+            }
+            for &m in &want {
+                assert!(valid(&pairs, bits, m));
+            }
+            if want.is_empty() {
+                zero += 1;
+            } else {
+                nonzero += 1;
+            }
+        }
+    }
+    // The comparison means something only if both answers occur.
+    assert!(zero > 0 && nonzero > 0, "zero {zero} nonzero {nonzero}");
+}
+
+#[test]
+fn bishop_d8_has_no_4_bit_magic_but_5_bit_ones_match_brute_force() {
+    let t = target(Piece::Bishop, "d8");
+    assert_eq!(search_all(&Plan::new(t, 4)).magics, 0);
+    let o = Occupancies::new(t);
+    let pairs: Vec<(u64, u64)> = o.pairs.iter().map(|p| (p.0 .0, p.1 .0)).collect();
+    let plan = Plan::new(t, 5);
+    assert_eq!(plan.period_bits(), 26);
+    let got = all_magics(&plan);
+    assert!(!got.is_empty());
+    for &m in &got {
+        assert!(magic::verify(t, 5, m).is_ok(), "{m:#x}");
+    }
+    assert_eq!(got, brute_force(o.mask.0, &pairs, 5));
+}
+
+/// The whole period of bishop h2 takes minutes: check the task holding the published magic
+/// against brute force over that task (2^24 values).
+#[test]
+fn bishop_h2_task_of_the_published_magic_matches_brute_force() {
+    let t = target(Piece::Bishop, "h2");
+    let plan = Plan::new(t, 4);
+    assert_eq!(plan.period_bits(), 42);
+    let published = 0x0000_0041_0509_fff0u64;
+    let task = published & (plan.tasks() - 1);
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(&plan);
+    s.collect_magics();
+    let tally = s.run_task(task, &stop).unwrap();
+    let mut found = s.collected().to_vec();
+    found.sort_unstable();
+    assert!(found.binary_search(&published).is_ok());
+    assert_eq!(tally.magics, found.len() as u64);
+    let mut pad = crate::search::Scratchpad::new(t, 4);
+    let want: Vec<u64> = (0..1u64 << (42 - plan.task_bits()))
+        .map(|hi| hi << plan.task_bits() | task)
+        .filter(|&m| pad.try_magic(m))
+        .collect();
+    assert_eq!(found, want);
+    let best = tally.best.unwrap();
+    assert_eq!(
+        magic::verify(t, 4, best.magic).unwrap().max_index,
+        best.max_index
+    );
+}
+
+#[test]
+fn a_stopped_task_reports_its_nodes() {
+    let plan = Plan::new(target(Piece::Bishop, "h2"), 4).with_task_bits(0);
+    let stop = AtomicBool::new(true);
+    let cut = Searcher::new(&plan).run_task(0, &stop).unwrap_err();
+    assert_eq!(cut.nodes, POLL);
+}

@@ -1,0 +1,254 @@
+//! Runs the binary: `exhaust` proofs, magics, shards, resume, and `merge`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use magichunt::exhaust::shard::Shard;
+use magichunt::exhaust::{Plan, Searcher, Tally};
+use magichunt::store::Store;
+use magichunt::{magic, Piece, Square, Target};
+
+fn magichunt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn exhaust(store: &Path, piece: &str, square: &str, bits: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "exhaust",
+        "--piece",
+        piece,
+        "--square",
+        square,
+        "--bits",
+        bits,
+        "--store",
+        store.to_str().unwrap(),
+        "--threads",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    magichunt(&args)
+}
+
+fn target(p: Piece, s: &str) -> Target {
+    Target::new(p, s.parse::<Square>().unwrap())
+}
+
+#[test]
+fn bishop_d8_has_no_4_bit_magic() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    // Published proof: refused unless asked to recheck, and the store is not created.
+    let o = exhaust(&store, "bishop", "d8", "4", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("already proven"), "{}", text(&o));
+    assert!(!store.exists());
+
+    let o = exhaust(&store, "bishop", "d8", "4", &["--recheck"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("none exists (proof recorded)"),
+        "{}",
+        text(&o)
+    );
+    let s = Store::load(&store).unwrap();
+    let p: Vec<_> = s.proofs().collect();
+    assert_eq!(p.len(), 1);
+    assert_eq!((p[0].target, p[0].bits), (target(Piece::Bishop, "d8"), 4));
+    let json = std::fs::read_to_string(&store).unwrap();
+    assert!(json.contains("\"none\": true"), "{json}");
+
+    // Done parts are not searched again.
+    let o = exhaust(&store, "bishop", "d8", "4", &["--recheck"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o).contains("part 1/1 of bishop d8 at 4 bits is already done"));
+}
+
+#[test]
+fn bishop_h2_has_4_bit_magics_in_the_part_of_the_published_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let t = target(Piece::Bishop, "h2");
+    let plan = Plan::new(t, 4);
+    let published = 0x0000_0041_0509_fff0u64;
+    let count = 1u64 << 16;
+    let k = (published & (plan.tasks() - 1)) % count + 1;
+    let shard = format!("{k}/{count}");
+    let o = exhaust(&store, "bishop", "h2", "4", &["--shard", &shard]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("part {shard} done")),
+        "{}",
+        text(&o)
+    );
+    let s = Store::load(&store).unwrap();
+    let e = s.best(t).expect("an entry");
+    assert_eq!(e.bits, 4);
+    assert_eq!(e.method.as_ref().unwrap().family, "exhaustive");
+    assert!(magic::verify(t, 4, e.magic).is_ok());
+    let x = s.exhaust(t, 4, count as u32).unwrap();
+    let part = &x.parts[&(k as u32)];
+    assert!(part.done && part.magics > 0);
+    assert!(s.proofs().next().is_none());
+}
+
+#[test]
+fn four_shards_merged_prove_none_only_when_all_are_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let stores: Vec<_> = (1..=4)
+        .map(|k| dir.path().join(format!("p{k}.json")))
+        .collect();
+    for (k, s) in stores.iter().enumerate() {
+        let shard = format!("{}/4", k + 1);
+        let o = exhaust(s, "bishop", "d8", "4", &["--shard", &shard, "--recheck"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(
+            text(&o).contains(&format!("part {shard} done")),
+            "{}",
+            text(&o)
+        );
+        assert!(Store::load(s).unwrap().proofs().next().is_none());
+    }
+    let out = dir.path().join("all.json");
+    let names: Vec<&str> = stores.iter().map(|p| p.to_str().unwrap()).collect();
+    let three = [&["merge"], &names[..3], &["--out", out.to_str().unwrap()]].concat();
+    let o = magichunt(&three);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("3/4 parts done"), "{}", text(&o));
+    assert!(Store::load(&out).unwrap().proofs().next().is_none());
+
+    let four = [
+        &["merge", out.to_str().unwrap(), names[3]][..],
+        &["--out", out.to_str().unwrap()],
+    ]
+    .concat();
+    let o = magichunt(&four);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let s = Store::load(&out).unwrap();
+    let p: Vec<_> = s.proofs().collect();
+    assert_eq!(p.len(), 1, "{}", text(&o));
+    assert_eq!((p[0].target, p[0].bits), (target(Piece::Bishop, "d8"), 4));
+}
+
+/// The magics of one part counted by the library, without interruption.
+fn part_tally(plan: &Plan, shard: Shard) -> Tally {
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut s = Searcher::new(plan);
+    let mut total = Tally::default();
+    for j in 0..shard.len(plan.tasks()) {
+        total.add(&s.run_task(shard.task(j), &stop).unwrap());
+    }
+    total
+}
+
+#[test]
+fn a_run_cut_by_the_time_limit_resumes_to_the_same_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let t = target(Piece::Bishop, "h2");
+    let shard = Shard {
+        index: 7,
+        count: 128,
+    };
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        let o = exhaust(
+            &store,
+            "bishop",
+            "h2",
+            "4",
+            &["--shard", "7/128", "--time", "1"],
+        );
+        match o.status.code() {
+            Some(0) => break,
+            Some(1) => assert!(text(&o).contains("checkpoint saved"), "{}", text(&o)),
+            c => panic!("exit {c:?}: {}", text(&o)),
+        }
+        assert!(runs < 100, "no progress");
+    }
+    let s = Store::load(&store).unwrap();
+    let part = &s.exhaust(t, 4, 128).unwrap().parts[&7];
+    let want = part_tally(&Plan::new(t, 4), shard);
+    assert!(part.done);
+    assert_eq!((part.magics, part.nodes), (want.magics, want.nodes));
+}
+
+#[test]
+fn bad_shards_and_bits_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    for shard in ["0/4", "5/4", "x/y"] {
+        let o = exhaust(&store, "bishop", "h2", "4", &["--shard", shard]);
+        assert_eq!(o.status.code(), Some(2), "{shard}: {}", text(&o));
+    }
+    let o = exhaust(&store, "bishop", "h2", "10", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    std::fs::write(&store, "{not json").unwrap();
+    let o = exhaust(&store, "bishop", "h2", "4", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&store).unwrap(), "{not json");
+}
+
+#[test]
+fn merge_conflict_names_both_files_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = target(Piece::Bishop, "d8");
+    let m = magichunt::exhaust::search_all(&Plan::new(t, 5))
+        .best
+        .unwrap()
+        .magic;
+    let v = magic::verify(t, 5, m).unwrap();
+    let a = dir.path().join("proof.json");
+    let b = dir.path().join("magic.json");
+    std::fs::write(
+        &a,
+        r#"{"version": 1, "entries": [], "proofs": [{"piece": "bishop", "square": "d8", "bits": 5, "none": true}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        format!(
+            r#"{{"version": 1, "entries": [{{"piece": "bishop", "square": "d8", "bits": 5, "magic": "{}", "max_index": {}}}]}}"#,
+            magic::format_magic(m),
+            v.max_index
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out.json");
+    let o = magichunt(&[
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let msg = text(&o);
+    assert!(
+        msg.contains("proof.json") && msg.contains("magic.json"),
+        "{msg}"
+    );
+    assert!(!out.exists());
+    let missing = dir.path().join("missing.json");
+    let o = magichunt(&[
+        "merge",
+        a.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!out.exists());
+}
