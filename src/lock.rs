@@ -43,7 +43,8 @@ pub fn lock_path(store: &Path) -> PathBuf {
 }
 
 impl StoreLock {
-    /// Takes the lock of `store`, replacing a stale one left by a dead process.
+    /// Takes the lock of `store` (creating its folder if needed), replacing a stale lock left by
+    /// a dead process.
     ///
     /// # Errors
     /// [`LockError::Busy`] when a live process holds it, [`LockError::Io`] when the lock file
@@ -54,6 +55,9 @@ impl StoreLock {
             store: store.to_path_buf(),
             source,
         };
+        if let Some(dir) = store.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io_err)?;
+        }
         // Two tries: the second after removing a stale lock.
         for _ in 0..2 {
             match OpenOptions::new().write(true).create_new(true).open(&path) {

@@ -252,3 +252,36 @@ fn merge_conflict_names_both_files_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(!out.exists());
 }
+
+#[test]
+fn a_store_in_use_by_a_live_process_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    // This test process is alive: its pid in the lock file means "in use".
+    std::fs::write(
+        dir.path().join("s.json.lock"),
+        format!("{}\n", std::process::id()),
+    )
+    .unwrap();
+    let o = exhaust(
+        &store,
+        "bishop",
+        "d8",
+        "4",
+        &["--recheck", "--shard", "1/4"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("in use"), "{}", text(&o));
+    assert!(!store.exists(), "nothing written");
+
+    let other = dir.path().join("o.json");
+    Store::new().save(&other).unwrap();
+    let o = magichunt(&[
+        "merge",
+        other.to_str().unwrap(),
+        "--out",
+        store.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!store.exists(), "nothing written");
+}

@@ -6,6 +6,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Outcome;
+use crate::lock::StoreLock;
 use crate::store::Store;
 
 /// Arguments of `merge`.
@@ -21,6 +22,12 @@ pub struct MergeArgs {
 
 /// Runs `merge`.
 pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
+    for path in &args.inputs {
+        anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
+    }
+    // --out may be one of the inputs: lock it before reading anything, so no hunt or exhaust
+    // writing it meanwhile can lose its update or ours.
+    let _lock = StoreLock::acquire(&args.out)?;
     let mut merged: Option<(Store, String)> = None;
     for path in &args.inputs {
         anyhow::ensure!(path.is_file(), "no such store: {}", path.display());

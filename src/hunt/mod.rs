@@ -122,12 +122,6 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     let start = Instant::now();
     // Refuse a bad store or an impossible selection before touching anything.
     plan(&Store::load(&cfg.store)?, &cfg.targets, cfg.select)?;
-    if let Some(dir) = cfg.store.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| LockError::Io {
-            store: cfg.store.clone(),
-            source,
-        })?;
-    }
     let _lock = StoreLock::acquire(&cfg.store)?;
     // Load again under the lock: another process may have written it meanwhile.
     let mut store = Store::load(&cfg.store)?;
