@@ -49,14 +49,10 @@ fn target(p: Piece, s: &str) -> Target {
 fn bishop_d8_has_no_4_bit_magic() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.json");
-    // Published proof: refused unless asked to recheck, and the store is not created.
+    // A published proof alone does not stop the search: it is reproduced, with a note.
     let o = exhaust(&store, "bishop", "d8", "4", &[]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("already proven"), "{}", text(&o));
-    assert!(!store.exists());
-
-    let o = exhaust(&store, "bishop", "d8", "4", &["--recheck"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("proven impossible by"), "{}", text(&o));
     assert!(
         text(&o).contains("none exists (proof recorded)"),
         "{}",
@@ -69,10 +65,20 @@ fn bishop_d8_has_no_4_bit_magic() {
     let json = std::fs::read_to_string(&store).unwrap();
     assert!(json.contains("\"none\": true"), "{json}");
 
-    // Done parts are not searched again.
+    // The store's own proof settles it: nothing is searched or written again.
+    let before = std::fs::read(&store).unwrap();
+    let o = exhaust(&store, "bishop", "d8", "4", &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o).contains("already proven in"), "{}", text(&o));
+    // With --recheck, done parts are still not searched again.
     let o = exhaust(&store, "bishop", "d8", "4", &["--recheck"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(text(&o).contains("part 1/1 of bishop d8 at 4 bits is already done"));
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        before,
+        "a done part leaves the store as it was"
+    );
 }
 
 #[test]
@@ -111,7 +117,7 @@ fn four_shards_merged_prove_none_only_when_all_are_done() {
         .collect();
     for (k, s) in stores.iter().enumerate() {
         let shard = format!("{}/4", k + 1);
-        let o = exhaust(s, "bishop", "d8", "4", &["--shard", &shard, "--recheck"]);
+        let o = exhaust(s, "bishop", "d8", "4", &["--shard", &shard]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         assert!(
             text(&o).contains(&format!("part {shard} done")),

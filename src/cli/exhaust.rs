@@ -49,7 +49,7 @@ pub struct ExhaustArgs {
     /// Stop after this long (e.g. 5m), save, and print the projected total time.
     #[arg(long, value_parser = duration_arg)]
     time: Option<Duration>,
-    /// Search even if a proof of none at these bits exists (to reproduce it).
+    /// Search again even if this store already holds a proof of none at these bits.
     #[arg(long)]
     recheck: bool,
 }
@@ -69,12 +69,27 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     target.check_bits(bits)?;
     let path = args.store.as_path();
     let mut store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
-    if let Some(proven) = store.proven_none(target) {
-        if proven >= bits && !args.recheck {
-            anyhow::bail!(
-                "{target} at {bits} bits is already proven: no magic with {proven} bits or fewer exists (--recheck searches anyway)"
-            );
-        }
+    // A proof this store holds settles the question: nothing to do, as for a finished part.
+    // A published proof alone is worth reproducing: say so and search.
+    let own = store
+        .proofs()
+        .filter(|p| p.target == target)
+        .map(|p| p.bits)
+        .max();
+    if let Some(proven) = own.filter(|&p| p >= bits && !args.recheck) {
+        println!(
+            "{target} at {bits} bits is already proven in {}: no magic with {proven} bits or fewer exists (--recheck searches again)",
+            path.display()
+        );
+        return Ok(Outcome::Success);
+    }
+    if let Some(p) = crate::published::proof(target).filter(|p| p.bits >= bits) {
+        let source = p
+            .extra
+            .get("source")
+            .and_then(|v| v.as_str())
+            .unwrap_or("published");
+        eprintln!("note: {target} at {bits} bits is proven impossible by {source}; searching to reproduce it");
     }
     let shard = args.shard;
     let plan = Plan::new(target, bits);
