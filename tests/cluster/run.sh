@@ -155,7 +155,8 @@ import json, sys
 path, parts, proof = sys.argv[1], sys.argv[2], sys.argv[3] == "yes"
 s = json.load(open(path))
 target = lambda e: (e.get("piece"), e.get("square"), e.get("bits")) == ("bishop", "d8", 4)
-done = sorted(d for e in s.get("exhaust", []) if target(e) and e.get("shards") == 4 for d in e["done"])
+done = sorted(p["shard"] for e in s.get("exhaust", []) if target(e) and e.get("shards") == 4
+              for p in e["parts"] if p["done"])
 has = any(target(p) and p.get("none") is True for p in s.get("proofs", []))
 want = [int(k) for k in parts.split(",")]
 if done != want or has != proof:
