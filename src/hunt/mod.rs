@@ -17,7 +17,6 @@ use crate::interrupt::Stop;
 use crate::lock::{LockError, StoreLock};
 use crate::magic::format_magic;
 use crate::piece::Target;
-use crate::published;
 use crate::search::{search, task_rng, Batch, Scratchpad};
 use crate::store::{Offer, Store};
 use crate::table::wire::MethodWire;
@@ -140,13 +139,10 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         cfg.seed,
         cfg.store.display()
     ));
-    let mut known: Vec<(Target, u64)> = store.entries().map(|e| (e.target, e.magic)).collect();
-    known.extend(
-        published::records()
-            .entries
-            .iter()
-            .map(|e| (e.target, e.magic)),
-    );
+    // Mutation starts only from magics in the store (and those found during the run): what
+    // the hunter reaches is its own work. A user who wants published starting points merges
+    // a published table into the store first.
+    let known: Vec<(Target, u64)> = store.entries().map(|e| (e.target, e.magic)).collect();
     let mut sched = Schedule::new(&the_plan.goals, cfg.tries, known);
     let mut payoff = Payoff::new();
     let pool = rayon::ThreadPoolBuilder::new()

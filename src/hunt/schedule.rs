@@ -241,7 +241,7 @@ pub struct Schedule {
 
 impl Schedule {
     /// A schedule for `goals`, each bounded to `budget` candidates when given; `known` magics
-    /// (the store's and the published ones) seed the neighbour-based families.
+    /// (the store's, never the published ones) seed the neighbour-based families.
     #[must_use]
     pub fn new(goals: &[Goal], budget: Option<u64>, known: Vec<(Target, u64)>) -> Schedule {
         let mut s = Schedule {
