@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file with its raw arguments (clap) and a validated config
 //! that the library core sees; the core never sees clap.
 
+mod bench;
 mod show;
 mod verify;
 
@@ -29,6 +30,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Show a square's mask, subsets, attack sets, lower bound and the best published bits.
     Show(show::ShowArgs),
+    /// Measure the search: a fixed, seeded workload, medians per thread count.
+    Bench(bench::BenchArgs),
 }
 
 /// How a command ended, for the exit code.
@@ -63,6 +66,7 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
     match opts.command {
         Command::Verify(args) => verify::run(args),
         Command::Show(args) => show::run(&args),
+        Command::Bench(args) => bench::run(&args),
     }
 }
 

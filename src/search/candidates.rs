@@ -31,6 +31,9 @@ pub enum Family {
     /// cluster 10 to 20 bits below the period: the tighter template of the rook rank 7/8
     /// records.
     TwoCluster,
+    /// Uniform bits on one side of a random split point (16 to 48), sparse (AND of three) on
+    /// the other: the published one-bit-short bishop magics of ranks 3 and 6 look like this.
+    Split,
     /// Magics of nearby squares (already shifted onto this square, see
     /// [`neighbour_bases`](super::neighbour_bases)) with one to four bits flipped.
     Mutate {
@@ -41,12 +44,13 @@ pub enum Family {
 
 impl Family {
     /// Every family that needs no data, in a fixed order (what [`FromStr`] accepts).
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Sparse,
         Family::Uniform,
         Family::Dense,
         Family::NegSparse,
         Family::TwoCluster,
+        Family::Split,
     ];
 
     /// The family's name as written in stores and on the command line.
@@ -58,6 +62,7 @@ impl Family {
             Family::Dense => "dense",
             Family::NegSparse => "negsparse",
             Family::TwoCluster => "twocluster",
+            Family::Split => "split",
             Family::Mutate { .. } => "mutate",
         }
     }
@@ -78,6 +83,7 @@ impl Family {
             Family::Dense => dense(rng) & keep,
             Family::NegSparse => neg_sparse(rng, period) & keep,
             Family::TwoCluster => two_cluster(rng, period) & keep,
+            Family::Split => split(rng) & keep,
             Family::Mutate { bases } => mutate(rng, bases, period) & keep,
         }
     }
@@ -139,6 +145,17 @@ fn place(cluster: u64, top_bit: u64, at: u64) -> u64 {
     } else {
         cluster >> (top_bit - at)
     }
+}
+
+/// Uniform below or above a random split, sparse on the other side.
+#[inline(always)]
+pub(crate) fn split(rng: &mut Xoshiro256PlusPlus) -> u64 {
+    let r = rng.next_u64();
+    let at = 16 + below(r, 33);
+    let low = (1u64 << at) - 1;
+    let side = if r >> 20 & 1 == 0 { low } else { !low };
+    let u = rng.next_u64();
+    (u & side) | (sparse(rng) & !side)
 }
 
 /// A base with one to four bits flipped below `period`.

@@ -69,7 +69,7 @@ pub fn search_filtered(
     stop: &AtomicBool,
     filter: u32,
 ) -> Batch {
-    use candidates::{dense, mutate, neg_sparse, sparse, two_cluster};
+    use candidates::{dense, mutate, neg_sparse, sparse, split, two_cluster};
     let period = 64 - pad.mask().trailing_zeros();
     let keep = pad.period_mask();
     let f = filter;
@@ -79,6 +79,7 @@ pub fn search_filtered(
         Family::Dense => run(pad, rng, n, stop, f, |r| dense(r) & keep),
         Family::NegSparse => run(pad, rng, n, stop, f, |r| neg_sparse(r, period) & keep),
         Family::TwoCluster => run(pad, rng, n, stop, f, |r| two_cluster(r, period) & keep),
+        Family::Split => run(pad, rng, n, stop, f, |r| split(r) & keep),
         Family::Mutate { bases } => run(pad, rng, n, stop, f, |r| mutate(r, bases, period) & keep),
     }
 }
@@ -131,8 +132,14 @@ pub fn find_magic(target: Target, bits: u32, seed: u64) -> Option<Verified> {
     let never = AtomicBool::new(false);
     let mut pad = Scratchpad::new(target, bits);
     let families = portfolio(target, bits, &[]);
+    // At the popcount the first family (sparse) is the one that pays; below it, take turns.
+    let popcount = bits >= pad.mask().count_ones();
     for round in 0..64u64 {
-        let family = &families[round as usize % families.len()];
+        let family = &families[if popcount {
+            0
+        } else {
+            round as usize % families.len()
+        }];
         let mut rng = task_rng(seed, target, bits, round);
         let n = 1u64 << (12 + round.min(12));
         if let Some(v) = search(&mut pad, family, &mut rng, n, &never).found {

@@ -66,7 +66,8 @@ pub fn neighbour_bases(target: Target, known: &[(Target, u64)]) -> Vec<u64> {
 /// - Rooks on ranks 7 and 8 below the popcount: two-cluster, then negated sparse, then dense:
 ///   every published record there is negated sparse.
 /// - Other rooks below the popcount: dense, negated sparse, uniform.
-/// - Bishops below the popcount: uniform, then dense.
+/// - Bishops on ranks 3 and 6 below the popcount: uniform, split, dense; other bishops below
+///   the popcount: dense, then uniform.
 /// - Neighbour mutation first whenever there are bases.
 #[must_use]
 pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
@@ -85,7 +86,10 @@ pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
                 &[Family::TwoCluster, Family::NegSparse, Family::Dense]
             }
             Piece::Rook => &[Family::Dense, Family::NegSparse, Family::Uniform],
-            Piece::Bishop => &[Family::Uniform, Family::Dense],
+            Piece::Bishop if matches!(target.square.rank(), 2 | 5) => {
+                &[Family::Uniform, Family::Split, Family::Dense]
+            }
+            Piece::Bishop => &[Family::Dense, Family::Uniform],
         }
     };
     families.extend_from_slice(rest);

@@ -13,8 +13,6 @@
 //! order. The empty subset always lands on slot 0 and is the only one with its attack set:
 //! its slot is stamped directly, with no multiplication.
 
-use std::collections::HashMap;
-
 use crate::attacks::Occupancies;
 use crate::magic::{self, Collision, Verified};
 use crate::piece::Target;
@@ -141,11 +139,22 @@ impl Scratchpad {
             let key = stamp | id;
             let held = table[i];
             if held >= stamp && held != key {
+                self.promote(k);
                 return Some(k + 1);
             }
             table[i] = key;
         }
         None
+    }
+
+    /// Self-organising order: the subset that exposed a collision moves halfway to the
+    /// front, so the subsets that fail most for this family and bits end up checked first.
+    /// Only the speed depends on the order, never the verdict.
+    #[inline]
+    fn promote(&mut self, k: usize) {
+        let to = k / 2;
+        self.occ.swap(k, to);
+        self.id.swap(k, to);
     }
 
     /// Advances the stamp; on wrap-around clears the table once and starts again.
@@ -175,32 +184,41 @@ pub fn period_mask(mask: u64) -> u64 {
 /// The check order: non-empty subsets grouped by attack set, groups from the rarest, taken
 /// round-robin. Returns (subsets, ids, id of the empty subset's set, distinct sets).
 fn check_order(pairs: &Occupancies) -> (Vec<u64>, Vec<u32>, u32, usize) {
-    let mut ids: HashMap<u64, u32> = HashMap::new();
+    // Attack set -> id through a small open-addressing table (no hashing library: building a
+    // pad for all 128 targets is part of the all-squares benchmark).
+    const HASH_BITS: u32 = 11;
+    let mut keys = [0u64; 1 << HASH_BITS];
+    let mut vals = [u32::MAX; 1 << HASH_BITS];
     let mut groups: Vec<Vec<u64>> = Vec::new();
+    let mut ids = Vec::with_capacity(pairs.pairs.len());
     for &(sub, att) in &pairs.pairs {
-        let next = ids.len() as u32;
-        let id = *ids.entry(att.0).or_insert(next);
-        if id as usize == groups.len() {
-            groups.push(Vec::new());
+        let mut h = (att.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - HASH_BITS)) as usize;
+        while vals[h] != u32::MAX && keys[h] != att.0 {
+            h = (h + 1) & ((1 << HASH_BITS) - 1);
         }
-        groups[id as usize].push(sub.0);
+        if vals[h] == u32::MAX {
+            keys[h] = att.0;
+            vals[h] = groups.len() as u32;
+            groups.push(Vec::new());
+            assert!(
+                groups.len() <= (ID_MASK as usize + 1).min(1 << (HASH_BITS - 1)),
+                "too many attack sets"
+            );
+        }
+        groups[vals[h] as usize].push(sub.0);
+        ids.push(vals[h]);
     }
-    assert!(
-        groups.len() <= ID_MASK as usize + 1,
-        "{} attack sets",
-        groups.len()
-    );
-    let empty_id = ids[&pairs.pairs[0].1 .0];
-    let mut order: Vec<(usize, u32)> = (0..groups.len()).map(|g| (g, g as u32)).collect();
-    order.sort_by_key(|&(g, _)| (groups[g].len(), g));
+    let empty_id = ids[0];
+    let mut order: Vec<u32> = (0..groups.len() as u32).collect();
+    order.sort_by_key(|&g| (groups[g as usize].len(), g));
     let (mut occ, mut id) = (Vec::new(), Vec::new());
     let longest = groups.iter().map(Vec::len).max().unwrap_or(0);
     for round in 0..longest {
-        for &(g, gid) in &order {
-            if let Some(&sub) = groups[g].get(round) {
+        for &g in &order {
+            if let Some(&sub) = groups[g as usize].get(round) {
                 if sub != 0 {
                     occ.push(sub);
-                    id.push(gid);
+                    id.push(g);
                 }
             }
         }

@@ -175,3 +175,92 @@ fn two_cluster_finds_rook_d7_at_9_bits() {
     let b = search(&mut pad, &Family::TwoCluster, &mut rng, 20_000_000, &never);
     assert!(b.found.is_some(), "not found in {} tries", b.tried);
 }
+
+/// Experiment (run by hand): tries per magic for each family on the reduced targets.
+#[test]
+#[ignore = "experiment, prints figures"]
+fn experiment_families() {
+    let never = AtomicBool::new(false);
+    let which = std::env::var("EXP").unwrap_or_default();
+    let budget: u64 = std::env::var("BUDGET").map_or(20_000_000, |s| s.parse().unwrap());
+    for e in &published::records().entries {
+        let pop = Occupancies::new(e.target).mask.count();
+        if e.bits >= pop || !format!("{} {}", e.target, e.bits).contains(&which) {
+            continue;
+        }
+        let mut pad = Scratchpad::new(e.target, pop - 1);
+        let mut line = format!("{} {}:", e.target, pop - 1);
+        let fams = std::env::var("FAM").unwrap_or_default();
+        for family in Family::ALL
+            .into_iter()
+            .filter(|f| fams.is_empty() || fams.contains(f.name()))
+        {
+            for filter in [0, 4, 6]
+                .into_iter()
+                .filter(|f| std::env::var("FILT").map_or(true, |s| s.contains(&f.to_string())))
+            {
+                let mut rng = task_rng(5, e.target, pop - 1, 0);
+                let start = std::time::Instant::now();
+                let (mut found, mut tried) = (0, 0);
+                while tried < budget && found < 20 {
+                    let b = search_filtered(
+                        &mut pad,
+                        &family,
+                        &mut rng,
+                        budget - tried,
+                        &never,
+                        filter,
+                    );
+                    tried += b.tried;
+                    found += usize::from(b.found.is_some());
+                }
+                let s = start.elapsed().as_secs_f64();
+                line += &format!(
+                    " {}/{filter} {found} {:.2}/s {:.1}M/s;",
+                    family.name(),
+                    found as f64 / s,
+                    tried as f64 / s / 1e6
+                );
+            }
+        }
+        println!("{line}");
+    }
+}
+
+/// Experiment (run by hand): cost of building pads and finding popcount magics.
+#[test]
+#[ignore = "experiment, prints figures"]
+fn experiment_popcount() {
+    let never = AtomicBool::new(false);
+    let t0 = std::time::Instant::now();
+    let mut slow = Vec::new();
+    for target in Target::all() {
+        let a = std::time::Instant::now();
+        let occ = Occupancies::new(target);
+        let b = a.elapsed();
+        let pad = Scratchpad::new(target, occ.mask.count());
+        let c = a.elapsed();
+        let pop = pad.bits();
+        let mut pad = pad;
+        let filt: u32 = std::env::var("FILT").map_or(0, |s| s.parse().unwrap());
+        let mut rng = task_rng(9, target, pop, 0);
+        let bt = search_filtered(&mut pad, &Family::Sparse, &mut rng, 1 << 30, &never, filt);
+        let tried = bt.tried;
+        let d = a.elapsed();
+        slow.push((d, target, b, c, tried));
+    }
+    println!("total {:?}", t0.elapsed());
+    let bishops: std::time::Duration = slow
+        .iter()
+        .filter(|s| s.1.piece == Piece::Bishop)
+        .map(|s| s.0)
+        .sum();
+    println!("bishops {bishops:?}");
+    slow.sort();
+    for s in slow.iter().rev().take(12) {
+        println!(
+            "{} total {:?} occ {:?} pad {:?} tried {}",
+            s.1, s.0, s.2, s.3, s.4
+        );
+    }
+}
