@@ -57,6 +57,8 @@ pub struct BenchConfig {
     pub threads: Vec<usize>,
     /// Repetitions of every figure (the median is reported).
     pub reps: usize,
+    /// Repetitions of the reduced-bishop workload, the longest (0 skips it).
+    pub reduced_reps: usize,
     /// Tasks of 4 M candidates per thread in each rate repetition.
     pub tasks_per_thread: u64,
 }
@@ -71,6 +73,7 @@ impl Default for BenchConfig {
         BenchConfig {
             threads,
             reps: 5,
+            reduced_reps: 1,
             tasks_per_thread: 2,
         }
     }
@@ -104,7 +107,8 @@ pub struct Figures {
     pub bishop_d4_8_checks_per_tested: f64,
     /// Seconds to find magics for all 128 squares at popcount bits.
     pub all128_s: f64,
-    /// Seconds to find magics one bit below the popcount on the 24 bishop squares.
+    /// Seconds to find magics one bit below the popcount on the 24 bishop squares (`null`
+    /// when skipped).
     pub bishop_reduced_s: f64,
     /// How many bishop squares the reduced workload covers.
     pub bishop_reduced_squares: usize,
@@ -138,7 +142,11 @@ fn run_threads(config: &BenchConfig, threads: usize) -> Result<Figures, BenchErr
     let b = pool.install(|| median_rates(reps, || rates(bishop, 8, &sparse, tasks)));
     let all = pool.install(|| median(reps, all128))?;
     let reduced = reduced_bishops();
-    let red = pool.install(|| median(reps.min(3), || find_all(&reduced)))?;
+    let red = if config.reduced_reps == 0 {
+        f64::NAN
+    } else {
+        pool.install(|| median(config.reduced_reps, || find_all(&reduced)))?
+    };
     Ok(Figures {
         threads,
         reps,

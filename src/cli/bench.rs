@@ -17,12 +17,16 @@ pub struct BenchArgs {
     /// Repetitions of every figure; the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=100))]
     reps: u64,
+    /// Repetitions of the reduced-bishop workload (tens of seconds each); 0 skips it.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=100))]
+    reps_reduced: u64,
 }
 
 /// Runs `bench`.
 pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let mut config = BenchConfig {
         reps: args.reps as usize,
+        reduced_reps: args.reps_reduced as usize,
         ..BenchConfig::default()
     };
     if let Some(n) = args.threads {
@@ -75,4 +79,19 @@ fn print_row(f: &Figures) {
         f.all128_s,
         f.bishop_reduced_s
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::Opts;
+    use clap::Parser;
+
+    #[test]
+    fn bench_flags() {
+        assert!(Opts::try_parse_from(["mh", "bench"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "bench", "--json", "--threads", "2"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "bench", "--reps-reduced", "0"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "bench", "--threads", "0"]).is_err());
+        assert!(Opts::try_parse_from(["mh", "bench", "--reps", "0"]).is_err());
+    }
 }

@@ -244,7 +244,8 @@ fn experiment_popcount() {
         let mut pad = pad;
         let filt: u32 = std::env::var("FILT").map_or(0, |s| s.parse().unwrap());
         let mut rng = task_rng(9, target, pop, 0);
-        let bt = search_filtered(&mut pad, &Family::Sparse, &mut rng, 1 << 30, &never, filt);
+        let fam: Family = std::env::var("FAMILY").map_or(Family::Sparse, |s| s.parse().unwrap());
+        let bt = search_filtered(&mut pad, &fam, &mut rng, 1 << 30, &never, filt);
         let tried = bt.tried;
         let d = a.elapsed();
         slow.push((d, target, b, c, tried));
@@ -256,11 +257,55 @@ fn experiment_popcount() {
         .map(|s| s.0)
         .sum();
     println!("bishops {bishops:?}");
+    let tried: u64 = slow
+        .iter()
+        .filter(|s| s.1.piece == Piece::Rook)
+        .map(|s| s.4)
+        .sum();
+    let pads: std::time::Duration = slow.iter().map(|s| s.3).sum();
+    println!("rook tries {tried} pads {pads:?}");
     slow.sort();
     for s in slow.iter().rev().take(12) {
         println!(
             "{} total {:?} occ {:?} pad {:?} tried {}",
             s.1, s.0, s.2, s.3, s.4
         );
+    }
+}
+
+/// Experiment (run by hand): tries per popcount rook magic for sparse variants.
+#[test]
+#[ignore = "experiment, prints figures"]
+fn experiment_sparsity() {
+    type Draw = fn(&mut rand_xoshiro::Xoshiro256PlusPlus) -> u64;
+    let variants: [(&str, Draw); 4] = [
+        ("and3", |r| r.next_u64() & r.next_u64() & r.next_u64()),
+        ("and4", |r| {
+            r.next_u64() & r.next_u64() & r.next_u64() & r.next_u64()
+        }),
+        ("and3|and4", |r| {
+            (r.next_u64() & r.next_u64() & r.next_u64())
+                | (r.next_u64() & r.next_u64() & r.next_u64() & r.next_u64())
+        }),
+        ("and2&and3", |r| {
+            let a = r.next_u64() & r.next_u64();
+            a & (r.next_u64() | r.next_u64() & r.next_u64())
+        }),
+    ];
+    for (name, draw) in variants {
+        let mut tries = 0u64;
+        for target in Target::all().take(64) {
+            let bits = Occupancies::new(target).mask.count();
+            let mut pad = Scratchpad::new(target, bits);
+            let mut rng = task_rng(11, target, bits, 0);
+            let keep = pad.period_mask();
+            loop {
+                tries += 1;
+                if pad.try_magic(draw(&mut rng) & keep) {
+                    break;
+                }
+            }
+        }
+        println!("{name}: {tries} rook tries");
     }
 }
