@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::attacks::relevant_mask;
 use crate::piece::{Piece, Target};
 use crate::published;
-use crate::search::{find_magic, portfolio, search, task_rng, Family, Scratchpad};
+use crate::search::{find_magic, portfolio, round_family, search, task_rng, Family, Scratchpad};
 use crate::square::Square;
 
 /// The seed of every bench stream.
@@ -256,7 +256,7 @@ const SPLIT_TASK: u64 = 1 << 21;
 const SPLIT_ROUNDS: u64 = 512;
 
 /// Seconds to find a magic for every (target, bits), every target's search split into tasks
-/// of [`SPLIT_TASK`] candidates (round `r` draws family `r mod len` of the portfolio from
+/// of [`SPLIT_TASK`] candidates (round `r` draws [`round_family`] of the portfolio from
 /// stream `r`), so that all threads work on the hard targets until each is found.
 fn find_all_split(targets: &[(Target, u32)]) -> Result<f64, BenchError> {
     let start = Instant::now();
@@ -264,9 +264,9 @@ fn find_all_split(targets: &[(Target, u32)]) -> Result<f64, BenchError> {
     let tasks: Vec<(usize, u64)> = (0..SPLIT_ROUNDS)
         .flat_map(|r| (0..targets.len()).map(move |i| (i, r)))
         .collect();
-    tasks.par_iter().for_each_init(
-        Vec::<Option<Scratchpad>>::new,
-        |pads, &(i, round)| {
+    tasks
+        .par_iter()
+        .for_each_init(Vec::<Option<Scratchpad>>::new, |pads, &(i, round)| {
             if done[i].load(Ordering::Relaxed) {
                 return;
             }
@@ -276,13 +276,15 @@ fn find_all_split(targets: &[(Target, u32)]) -> Result<f64, BenchError> {
             }
             let pad = pads[i].get_or_insert_with(|| Scratchpad::new(t, bits));
             let families = portfolio(t, bits, &[]);
-            let family = &families[round as usize % families.len()];
+            let family = round_family(&families, round);
             let mut rng = task_rng(SEED, t, bits, round);
-            if search(pad, family, &mut rng, SPLIT_TASK, &done[i]).found.is_some() {
+            if search(pad, family, &mut rng, SPLIT_TASK, &done[i])
+                .found
+                .is_some()
+            {
                 done[i].store(true, Ordering::Relaxed);
             }
-        },
-    );
+        });
     if let Some(i) = done.iter().position(|d| !d.load(Ordering::Relaxed)) {
         let (t, bits) = targets[i];
         return Err(BenchError::NotFound(format!("{t} at {bits} bits")));

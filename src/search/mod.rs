@@ -17,7 +17,7 @@ use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use candidates::{task_rng, Family};
-pub use portfolio::{neighbour_bases, portfolio, prefilter};
+pub use portfolio::{neighbour_bases, portfolio, prefilter, round_family};
 pub use scratch::Scratchpad;
 
 use crate::magic::Verified;
@@ -125,8 +125,8 @@ fn run<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
 }
 
 /// Finds a magic for `target` at `bits` (at the popcount this takes well under a
-/// millisecond), deterministically from `seed`: the families of [`portfolio`] in turn, in
-/// growing batches. `None` if nothing turned up within about 900 M candidates.
+/// millisecond), deterministically from `seed`: at the popcount the first family of [`portfolio`], below
+/// it the families in turn ([`round_family`]), in growing batches. `None` if nothing turned up within about 900 M candidates.
 #[must_use]
 pub fn find_magic(target: Target, bits: u32, seed: u64) -> Option<Verified> {
     let never = AtomicBool::new(false);

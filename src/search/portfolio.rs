@@ -66,7 +66,7 @@ pub fn neighbour_bases(target: Target, known: &[(Target, u64)]) -> Vec<u64> {
 /// - Rooks on ranks 7 and 8 below the popcount: two-cluster, then negated sparse, then dense:
 ///   every published record there is negated sparse.
 /// - Other rooks below the popcount: dense, negated sparse, uniform.
-/// - Bishops on ranks 3 and 6 below the popcount: uniform, split, dense; other bishops below
+/// - Bishops on ranks 3 and 6 below the popcount: split, uniform, dense; other bishops below
 ///   the popcount: dense, then uniform.
 /// - Neighbour mutation first whenever there are bases.
 #[must_use]
@@ -87,11 +87,26 @@ pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
             }
             Piece::Rook => &[Family::Dense, Family::NegSparse, Family::Uniform],
             Piece::Bishop if matches!(target.square.rank(), 2 | 5) => {
-                &[Family::Uniform, Family::Split, Family::Dense]
+                &[Family::Split, Family::Uniform, Family::Dense]
             }
             Piece::Bishop => &[Family::Dense, Family::Uniform],
         }
     };
     families.extend_from_slice(rest);
     families
+}
+
+/// The family of round `round` when a search takes turns through `families` (best first):
+/// the first on every other round, the others in turn on the rounds between.
+///
+/// # Panics
+/// If `families` is empty.
+#[must_use]
+pub fn round_family(families: &[Family], round: u64) -> &Family {
+    let n = families.len() as u64;
+    if n == 1 || round % 2 == 0 {
+        &families[0]
+    } else {
+        &families[(1 + (round / 2) % (n - 1)) as usize]
+    }
 }

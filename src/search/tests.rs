@@ -309,3 +309,30 @@ fn experiment_sparsity() {
         println!("{name}: {tries} rook tries");
     }
 }
+
+/// Experiment (run by hand): neighbour mutation between rook g7 and h7.
+#[test]
+#[ignore = "experiment, prints figures"]
+fn experiment_mutate() {
+    let never = AtomicBool::new(false);
+    let g7 = (t(Piece::Rook, "g7"), 0x0003ff95e5e6a4c0u64, 9);
+    let h7 = (t(Piece::Rook, "h7"), 0x510ffff5f63c96a0u64, 10);
+    for (from, to) in [(g7, h7), (h7, g7)] {
+        let bases = neighbour_bases(to.0, &[(from.0, from.1)]);
+        let mut pad = Scratchpad::new(to.0, to.2);
+        for family in [Family::Mutate { bases }, Family::TwoCluster, Family::NegSparse] {
+            let mut rng = task_rng(1, to.0, to.2, 0);
+            let start = std::time::Instant::now();
+            let b = search(&mut pad, &family, &mut rng, 100_000_000, &never);
+            println!(
+                "{} at {} from {}: {family} found {:?} after {} tries, {:.2} s",
+                to.0,
+                to.2,
+                from.0,
+                b.found.map(|v| v.magic),
+                b.tried,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
