@@ -320,7 +320,11 @@ fn experiment_mutate() {
     for (from, to) in [(g7, h7), (h7, g7)] {
         let bases = neighbour_bases(to.0, &[(from.0, from.1)]);
         let mut pad = Scratchpad::new(to.0, to.2);
-        for family in [Family::Mutate { bases }, Family::TwoCluster, Family::NegSparse] {
+        for family in [
+            Family::Mutate { bases },
+            Family::TwoCluster,
+            Family::NegSparse,
+        ] {
             let mut rng = task_rng(1, to.0, to.2, 0);
             let start = std::time::Instant::now();
             let b = search(&mut pad, &family, &mut rng, 100_000_000, &never);
