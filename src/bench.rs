@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::attacks::relevant_mask;
 use crate::piece::{Piece, Target};
 use crate::published;
-use crate::search::{find_magic, portfolio, round_family, search, task_rng, Family, Scratchpad};
+use crate::search::{portfolio, round_family, search, task_rng, Family, Scratchpad};
 use crate::square::Square;
 
 /// The seed of every bench stream.
