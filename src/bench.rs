@@ -291,10 +291,11 @@ fn find_all_nested(targets: &[(Target, u32)]) -> Result<f64, BenchError> {
     targets.par_iter().try_for_each(|&(t, bits)| {
         let done = AtomicBool::new(false);
         let family = portfolio(t, bits, &[])[0].clone();
+        let first = Scratchpad::new(t, bits);
         let found = (0..1u64 << 17)
             .into_par_iter()
             .map_init(
-                || Scratchpad::new(t, bits),
+                || first.clone(),
                 |pad, round| {
                     if done.load(Ordering::Relaxed) {
                         return None;
