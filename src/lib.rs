@@ -12,6 +12,7 @@
 
 pub mod atomic;
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
 pub mod cli;
 pub mod compare;

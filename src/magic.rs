@@ -99,18 +99,29 @@ pub fn verify(target: Target, bits: u32, magic: u64) -> Result<Verified, Collisi
 /// If `bits` is not 1 to 64.
 pub fn verify_pairs(occ: &Occupancies, bits: u32, magic: u64) -> Result<Verified, Collision> {
     assert!((1..=64).contains(&bits), "bits {bits} out of range");
-    let mut slots: HashMap<usize, (Bitboard, Bitboard)> = HashMap::with_capacity(occ.pairs.len());
+    // A flat table up to 16 bits (every real target): a hash map costs more than the search
+    // that found the magic.
+    let flat = bits <= 16;
+    let mut table: Vec<Option<(Bitboard, Bitboard)>> = vec![None; if flat { 1 << bits } else { 0 }];
+    let mut map: HashMap<usize, Option<(Bitboard, Bitboard)>> = HashMap::new();
+    let mut used_slots = 0;
     let mut max_index = 0;
     let mut constructive = 0;
     for &(sub, att) in &occ.pairs {
         let i = index(sub.0, occ.mask.0, magic, bits);
-        match slots.get(&i) {
+        let slot = if flat {
+            &mut table[i]
+        } else {
+            map.entry(i).or_insert(None)
+        };
+        match *slot {
             None => {
-                slots.insert(i, (sub, att));
+                *slot = Some((sub, att));
+                used_slots += 1;
                 max_index = max_index.max(i);
             }
-            Some(&(_, held)) if held == att => constructive += 1,
-            Some(&first) => {
+            Some((_, held)) if held == att => constructive += 1,
+            Some(first) => {
                 return Err(Collision {
                     index: i,
                     first,
@@ -123,7 +134,7 @@ pub fn verify_pairs(occ: &Occupancies, bits: u32, magic: u64) -> Result<Verified
         target: occ.target,
         bits,
         magic,
-        used_slots: slots.len() as u32,
+        used_slots,
         max_index: max_index as u32,
         constructive,
     })

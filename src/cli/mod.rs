@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file with its raw arguments (clap) and a validated config
 //! that the library core sees; the core never sees clap.
 
+mod bench;
 mod compare;
 mod exhaust;
 mod export;
@@ -45,6 +46,8 @@ pub enum Command {
     Exhaust(exhaust::ExhaustArgs),
     /// Merge stores: best entry per square, proofs and exhaustive parts combined.
     Merge(merge::MergeArgs),
+    /// Measure the search: a fixed, seeded workload, medians per thread count.
+    Bench(bench::BenchArgs),
 }
 
 /// How a command ended, for the exit code.
@@ -84,6 +87,7 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
         Command::Compare(args) => compare::run(&args),
         Command::Exhaust(args) => exhaust::run(args),
         Command::Merge(args) => merge::run(&args),
+        Command::Bench(args) => bench::run(&args),
     }
 }
 

@@ -1,4 +1,9 @@
 //! Candidate families: named, switchable ways to draw magics.
+//!
+//! Every family draws for a *period*: all magics of a square are equivalent modulo
+//! `2^(64 - lowest mask square)` (every subset is a multiple of `2^lowest`), so the search
+//! draws within `period` low bits and never spends randomness on bits that cannot matter.
+//! [`Family::draw`] is the same draw for the full period of 64 bits.
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,11 +24,34 @@ pub enum Family {
     Uniform,
     /// OR of two uniform draws: about 48 of 64 bits set. Reduced-bit magics are often dense.
     Dense,
+    /// `m = -x` with `x` sparse in a random window: reduced modulo the period, every published
+    /// rook rank 7/8 record has this shape (long runs of ones).
+    NegSparse,
+    /// `m = -x` with `x` made of two clusters of bits whose top bits are 16 apart, the top
+    /// cluster 10 to 20 bits below the period: the tighter template of the rook rank 7/8
+    /// records.
+    TwoCluster,
+    /// Uniform bits on one side of a random split point (16 to 48), sparse (AND of three) on
+    /// the other: the published one-bit-short bishop magics of ranks 3 and 6 look like this.
+    Split,
+    /// Magics of nearby squares (already shifted onto this square, see
+    /// [`neighbour_bases`](super::neighbour_bases)) with one to four bits flipped.
+    Mutate {
+        /// The starting points; an empty list draws uniformly.
+        bases: Vec<u64>,
+    },
 }
 
 impl Family {
-    /// Every family, in a fixed order.
-    pub const ALL: [Family; 3] = [Family::Sparse, Family::Uniform, Family::Dense];
+    /// Every family that needs no data, in a fixed order (what [`FromStr`] accepts).
+    pub const ALL: [Family; 6] = [
+        Family::Sparse,
+        Family::Uniform,
+        Family::Dense,
+        Family::NegSparse,
+        Family::TwoCluster,
+        Family::Split,
+    ];
 
     /// The family's name as written in stores and on the command line.
     #[must_use]
@@ -32,18 +60,120 @@ impl Family {
             Family::Sparse => "sparse",
             Family::Uniform => "uniform",
             Family::Dense => "dense",
+            Family::NegSparse => "negsparse",
+            Family::TwoCluster => "twocluster",
+            Family::Split => "split",
+            Family::Mutate { .. } => "mutate",
         }
     }
 
-    /// Draws one candidate.
+    /// Draws one candidate (for the full period of 64 bits).
     #[inline]
     pub fn draw(&self, rng: &mut Xoshiro256PlusPlus) -> u64 {
+        self.draw_in(rng, 64)
+    }
+
+    /// Draws one candidate whose bits at and above `period` (1 to 64) are zero.
+    #[inline]
+    pub fn draw_in(&self, rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
+        let keep = u64::MAX >> (64 - period.clamp(1, 64));
         match self {
-            Family::Sparse => rng.next_u64() & rng.next_u64() & rng.next_u64(),
-            Family::Uniform => rng.next_u64(),
-            Family::Dense => rng.next_u64() | rng.next_u64(),
+            Family::Sparse => sparse(rng) & keep,
+            Family::Uniform => rng.next_u64() & keep,
+            Family::Dense => dense(rng) & keep,
+            Family::NegSparse => neg_sparse(rng, period) & keep,
+            Family::TwoCluster => two_cluster(rng, period) & keep,
+            Family::Split => split(rng) & keep,
+            Family::Mutate { bases } => mutate(rng, bases, period) & keep,
         }
     }
+}
+
+/// AND of three draws.
+#[inline(always)]
+pub(crate) fn sparse(rng: &mut Xoshiro256PlusPlus) -> u64 {
+    rng.next_u64() & rng.next_u64() & rng.next_u64()
+}
+
+/// OR of two draws.
+#[inline(always)]
+pub(crate) fn dense(rng: &mut Xoshiro256PlusPlus) -> u64 {
+    rng.next_u64() | rng.next_u64()
+}
+
+/// A number below `n` from 16 random bits.
+#[inline(always)]
+fn below(r16: u64, n: u64) -> u64 {
+    ((r16 & 0xffff) * n) >> 16
+}
+
+/// `-x`, `x` about half dense in a window 16 to 40 bits wide whose top lies in the upper
+/// part of the period (so roughly 8 to 20 bits set).
+#[inline(always)]
+pub(crate) fn neg_sparse(rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
+    let r = rng.next_u64();
+    let bits = rng.next_u64();
+    let p = u64::from(period.clamp(17, 64));
+    let width = 16 + below(r, 25);
+    let top = p - 1 - below(r >> 16, 16.min(p - 16));
+    let lo = top.saturating_sub(width - 1);
+    let window = (u64::MAX >> (63 - (top - lo))) << lo;
+    let x = (bits & window) | 1 << top;
+    x.wrapping_neg()
+}
+
+/// `-(c1 | c2)`: `c1` has its top bit 10 to 20 below the period and up to 8 random bits
+/// under it, `c2` has its top bit 16 lower and up to 15 random bits under it, each about half
+/// dense (bits that would fall below bit 0 are dropped).
+#[inline(always)]
+pub(crate) fn two_cluster(rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
+    let r = rng.next_u64();
+    let bits = rng.next_u64();
+    let p = u64::from(period.clamp(40, 64));
+    let t1 = p - 10 - below(r, 11);
+    let t2 = t1 - 16;
+    let c1 = place((bits & 0xff) | 0x100, 8, t1);
+    let c2 = place((bits >> 8 & 0x7fff) | 0x8000, 15, t2);
+    (c1 | c2).wrapping_neg()
+}
+
+/// `cluster` (top bit at `top_bit`) moved so that its top bit lands on bit `at`.
+#[inline(always)]
+fn place(cluster: u64, top_bit: u64, at: u64) -> u64 {
+    if at >= top_bit {
+        cluster << (at - top_bit)
+    } else {
+        cluster >> (top_bit - at)
+    }
+}
+
+/// Uniform below or above a random split, sparse on the other side.
+#[inline(always)]
+pub(crate) fn split(rng: &mut Xoshiro256PlusPlus) -> u64 {
+    let r = rng.next_u64();
+    let at = 16 + below(r, 33);
+    let low = (1u64 << at) - 1;
+    let side = if r >> 20 & 1 == 0 { low } else { !low };
+    let u = rng.next_u64();
+    (u & side) | (sparse(rng) & !side)
+}
+
+/// A base with one to four bits flipped below `period`.
+#[inline(always)]
+pub(crate) fn mutate(rng: &mut Xoshiro256PlusPlus, bases: &[u64], period: u32) -> u64 {
+    let r = rng.next_u64();
+    if bases.is_empty() {
+        return r;
+    }
+    let p = u64::from(period.clamp(1, 64));
+    let mut m = bases[below(r, bases.len() as u64) as usize];
+    let flips = 1 + (r >> 16 & 3);
+    let mut pos = r >> 18;
+    for _ in 0..flips {
+        m ^= 1 << below(pos, p);
+        pos >>= 11;
+    }
+    m
 }
 
 impl fmt::Display for Family {
@@ -55,10 +185,18 @@ impl fmt::Display for Family {
 impl FromStr for Family {
     type Err = ParseError;
 
+    /// Parses a family name; `mutate` carries bases and is refused here (ask
+    /// [`portfolio`](super::portfolio) for it).
     fn from_str(s: &str) -> Result<Family, ParseError> {
+        let want = s.trim().to_ascii_lowercase();
+        if want == "mutate" {
+            return Err(ParseError::Other(
+                "family 'mutate' needs neighbour bases; it cannot be named alone".into(),
+            ));
+        }
         Family::ALL
             .into_iter()
-            .find(|f| f.name() == s.trim().to_ascii_lowercase())
+            .find(|f| f.name() == want)
             .ok_or_else(|| {
                 let names: Vec<&str> = Family::ALL.iter().map(Family::name).collect();
                 ParseError::Other(format!(

@@ -1,8 +1,29 @@
-//! The per-target scratchpad: pairs built once, stamped slots, an allocation-free trial.
+//! The per-target scratchpad: pairs built once, ordered to fail early, stamped slots, an
+//! allocation-free trial.
+//!
+//! A slot is one `u32`: the trial's stamp in the high bits and a small attack-set id in the low
+//! [`ID_BITS`] bits (rook a1 has 49 distinct attack sets, no square more than 144). The table is
+//! never cleared between trials: a slot whose stamp is older than the current trial is empty.
+//! At 12 bits the table is 16 KiB and stays in L1.
+//!
+//! Subsets are checked grouped by attack set, rarest sets first, interleaved (one subset of
+//! every set, then a second of every set that has one, ...): subsets of one set never collide
+//! destructively with each other, so mixing the sets early finds the first destructive
+//! collision after about 14 checks on rook a1 at 11 bits instead of about 164 in carry-rippler
+//! order. The empty subset always lands on slot 0 and is the only one with its attack set:
+//! its slot is stamped directly, with no multiplication.
 
 use crate::attacks::Occupancies;
-use crate::magic;
+use crate::magic::{self, Collision, Verified};
 use crate::piece::Target;
+
+/// Low bits of a slot holding the attack-set id.
+pub const ID_BITS: u32 = 10;
+const ID_MASK: u32 = (1 << ID_BITS) - 1;
+/// One trial's step in the stamp.
+const STAMP_STEP: u32 = 1 << ID_BITS;
+/// Largest table: 12 bits.
+const SLOTS: usize = 1 << 12;
 
 /// Everything a trial needs for one (target, bits), built once; a trial then only stamps
 /// slots, never clears them.
@@ -10,12 +31,22 @@ use crate::piece::Target;
 pub struct Scratchpad {
     target: Target,
     bits: u32,
+    shift: u32,
     mask: u64,
+    /// Non-empty subsets in check order.
     occ: Vec<u64>,
-    att: Vec<u64>,
-    stamp: Vec<u32>,
-    slot: Vec<u64>,
-    trial: u32,
+    /// Their attack-set ids, same order.
+    id: Vec<u32>,
+    /// The id of the empty subset's attack set (it always lands on slot 0).
+    empty_id: u32,
+    /// The stamped slots: `stamp << ID_BITS | id`; only the first `1 << bits` are used.
+    table: Box<[u32; SLOTS]>,
+    /// The current trial's stamp, already shifted.
+    stamp: u32,
+    /// The reference pairs, kept for the final verify.
+    pairs: Occupancies,
+    /// Distinct attack sets.
+    distinct: usize,
 }
 
 impl Scratchpad {
@@ -26,16 +57,20 @@ impl Scratchpad {
     #[must_use]
     pub fn new(target: Target, bits: u32) -> Scratchpad {
         assert!((1..=12).contains(&bits), "bits {bits}");
-        let o = Occupancies::new(target);
+        let pairs = Occupancies::new(target);
+        let (occ, id, empty_id, distinct) = check_order(&pairs);
         Scratchpad {
             target,
             bits,
-            mask: o.mask.0,
-            occ: o.pairs.iter().map(|p| p.0 .0).collect(),
-            att: o.pairs.iter().map(|p| p.1 .0).collect(),
-            stamp: vec![0; 1 << bits],
-            slot: vec![0; 1 << bits],
-            trial: 0,
+            shift: 64 - bits,
+            mask: pairs.mask.0,
+            occ,
+            id,
+            empty_id,
+            table: Box::new([0; SLOTS]),
+            stamp: 0,
+            pairs,
+            distinct,
         }
     }
 
@@ -57,23 +92,136 @@ impl Scratchpad {
         self.mask
     }
 
+    /// The reference pairs of the target (built once, shared with the final verify).
+    #[must_use]
+    pub fn pairs(&self) -> &Occupancies {
+        &self.pairs
+    }
+
+    /// Number of distinct attack sets of the target.
+    #[must_use]
+    pub fn distinct_attacks(&self) -> usize {
+        self.distinct
+    }
+
+    /// The bits of a magic that matter: every magic is equivalent to itself modulo
+    /// `2^(64 - lowest mask square)`, since every subset is a multiple of `2^lowest`.
+    #[must_use]
+    pub fn period_mask(&self) -> u64 {
+        period_mask(self.mask)
+    }
+
     /// Whether `magic` is valid: exactly [`magic::verify`]'s semantics (constructive collisions
     /// allowed), without building anything.
+    #[inline]
     pub fn try_magic(&mut self, magic: u64) -> bool {
-        self.trial = self.trial.wrapping_add(1);
-        if self.trial == 0 {
-            self.stamp.fill(0);
-            self.trial = 1;
+        self.first_failure(magic).is_none()
+    }
+
+    /// [`magic::verify`] on the pairs built once (the final word on a candidate).
+    ///
+    /// # Errors
+    /// The first destructive [`Collision`] in carry-rippler order.
+    pub fn verify(&self, magic: u64) -> Result<Verified, Collision> {
+        magic::verify_pairs(&self.pairs, self.bits, magic)
+    }
+
+    /// The fast check: `None` if `magic` is valid, else the number of subset checks done
+    /// before the first destructive collision was seen (at least 1).
+    #[inline]
+    pub fn first_failure(&mut self, magic: u64) -> Option<usize> {
+        let stamp = self.next_stamp();
+        let table = &mut *self.table;
+        table[0] = stamp | self.empty_id;
+        let shift = self.shift;
+        for (k, (&o, &id)) in self.occ.iter().zip(&self.id).enumerate() {
+            let i = (o.wrapping_mul(magic) >> shift) as usize & (SLOTS - 1);
+            let key = stamp | id;
+            let held = table[i];
+            if held >= stamp && held != key {
+                self.promote(k);
+                return Some(k + 1);
+            }
+            table[i] = key;
         }
-        for (&o, &a) in self.occ.iter().zip(&self.att) {
-            let i = magic::index(o, self.mask, magic, self.bits);
-            if self.stamp[i] != self.trial {
-                self.stamp[i] = self.trial;
-                self.slot[i] = a;
-            } else if self.slot[i] != a {
-                return false;
+        None
+    }
+
+    /// Self-organising order: the subset that exposed a collision moves halfway to the
+    /// front, so the subsets that fail most for this family and bits end up checked first.
+    /// Only the speed depends on the order, never the verdict.
+    #[inline]
+    fn promote(&mut self, k: usize) {
+        let to = k / 2;
+        self.occ.swap(k, to);
+        self.id.swap(k, to);
+    }
+
+    /// Advances the stamp; on wrap-around clears the table once and starts again.
+    #[inline]
+    fn next_stamp(&mut self) -> u32 {
+        match self.stamp.checked_add(STAMP_STEP) {
+            Some(s) => self.stamp = s,
+            None => {
+                self.table.fill(0);
+                self.stamp = STAMP_STEP;
             }
         }
-        true
+        self.stamp
     }
+}
+
+/// Bits of a magic that matter for `mask`: below `64 - lowest mask square`.
+#[must_use]
+pub fn period_mask(mask: u64) -> u64 {
+    if mask == 0 {
+        u64::MAX
+    } else {
+        u64::MAX >> mask.trailing_zeros()
+    }
+}
+
+/// The check order: non-empty subsets grouped by attack set, groups from the rarest, taken
+/// round-robin. Returns (subsets, ids, id of the empty subset's set, distinct sets).
+fn check_order(pairs: &Occupancies) -> (Vec<u64>, Vec<u32>, u32, usize) {
+    // Attack set -> id through a small open-addressing table (no hashing library: building a
+    // pad for all 128 targets is part of the all-squares benchmark).
+    const HASH_BITS: u32 = 11;
+    let mut keys = [0u64; 1 << HASH_BITS];
+    let mut vals = [u32::MAX; 1 << HASH_BITS];
+    let mut groups: Vec<Vec<u64>> = Vec::new();
+    let mut ids = Vec::with_capacity(pairs.pairs.len());
+    for &(sub, att) in &pairs.pairs {
+        let mut h = (att.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - HASH_BITS)) as usize;
+        while vals[h] != u32::MAX && keys[h] != att.0 {
+            h = (h + 1) & ((1 << HASH_BITS) - 1);
+        }
+        if vals[h] == u32::MAX {
+            keys[h] = att.0;
+            vals[h] = groups.len() as u32;
+            groups.push(Vec::new());
+            assert!(
+                groups.len() <= (ID_MASK as usize + 1).min(1 << (HASH_BITS - 1)),
+                "too many attack sets"
+            );
+        }
+        groups[vals[h] as usize].push(sub.0);
+        ids.push(vals[h]);
+    }
+    let empty_id = ids[0];
+    let mut order: Vec<u32> = (0..groups.len() as u32).collect();
+    order.sort_by_key(|&g| (groups[g as usize].len(), g));
+    let (mut occ, mut id) = (Vec::new(), Vec::new());
+    let longest = groups.iter().map(Vec::len).max().unwrap_or(0);
+    for round in 0..longest {
+        for &g in &order {
+            if let Some(&sub) = groups[g as usize].get(round) {
+                if sub != 0 {
+                    occ.push(sub);
+                    id.push(g);
+                }
+            }
+        }
+    }
+    (occ, id, empty_id, groups.len())
 }

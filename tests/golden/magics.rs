@@ -32,69 +32,69 @@ pub const ROOK_TABLE_SIZE: usize = 98304;
 
 /// Rook magics, squares a1 (0) to h8 (63).
 pub const ROOK_MAGICS: [MagicEntry; 64] = [
-    MagicEntry { mask: 0x000101010101017e, magic: 0x0180004000108020, shift: 52, offset: 0 }, // a1, 12 bits, filled
-    MagicEntry { mask: 0x000202020202027c, magic: 0x010020110080c001, shift: 53, offset: 4096 }, // b1, 11 bits, filled
-    MagicEntry { mask: 0x000404040404047a, magic: 0x2080200030008008, shift: 53, offset: 6144 }, // c1, 11 bits, filled
-    MagicEntry { mask: 0x0008080808080876, magic: 0x4100050090001820, shift: 53, offset: 8192 }, // d1, 11 bits, filled
-    MagicEntry { mask: 0x001010101010106e, magic: 0x0200046006001008, shift: 53, offset: 10240 }, // e1, 11 bits, filled
-    MagicEntry { mask: 0x002020202020205e, magic: 0x3100184c00110002, shift: 53, offset: 12288 }, // f1, 11 bits, filled
-    MagicEntry { mask: 0x004040404040403e, magic: 0x020008008200010c, shift: 53, offset: 14336 }, // g1, 11 bits, filled
-    MagicEntry { mask: 0x008080808080807e, magic: 0x0080002100004080, shift: 52, offset: 16384 }, // h1, 12 bits, filled
-    MagicEntry { mask: 0x0001010101017e00, magic: 0x0000800840008060, shift: 53, offset: 20480 }, // a2, 11 bits, filled
+    MagicEntry { mask: 0x000101010101017e, magic: 0x0080004004228850, shift: 52, offset: 0 }, // a1, 12 bits, filled
+    MagicEntry { mask: 0x000202020202027c, magic: 0x3040082000900440, shift: 53, offset: 4096 }, // b1, 11 bits, filled
+    MagicEntry { mask: 0x000404040404047a, magic: 0x0100091104200040, shift: 53, offset: 6144 }, // c1, 11 bits, filled
+    MagicEntry { mask: 0x0008080808080876, magic: 0x4080040800813000, shift: 53, offset: 8192 }, // d1, 11 bits, filled
+    MagicEntry { mask: 0x001010101010106e, magic: 0x1500080044130010, shift: 53, offset: 10240 }, // e1, 11 bits, filled
+    MagicEntry { mask: 0x002020202020205e, magic: 0x01000809000a4400, shift: 53, offset: 12288 }, // f1, 11 bits, filled
+    MagicEntry { mask: 0x004040404040403e, magic: 0x0100008449000200, shift: 53, offset: 14336 }, // g1, 11 bits, filled
+    MagicEntry { mask: 0x008080808080807e, magic: 0x0880003080084100, shift: 52, offset: 16384 }, // h1, 12 bits, filled
+    MagicEntry { mask: 0x0001010101017e00, magic: 0x0001002100800140, shift: 53, offset: 20480 }, // a2, 11 bits, filled
     MagicEntry { mask: 0x0002020202027c00, magic: 0x00004000a0015000, shift: 54, offset: 22528 }, // b2, 10 bits, filled
-    MagicEntry { mask: 0x0004040404047a00, magic: 0x0102001042008022, shift: 54, offset: 23552 }, // c2, 10 bits, filled
-    MagicEntry { mask: 0x0008080808087600, magic: 0x0400801000800800, shift: 54, offset: 24576 }, // d2, 10 bits, filled
-    MagicEntry { mask: 0x0010101010106e00, magic: 0x0204804400080080, shift: 54, offset: 25600 }, // e2, 10 bits, filled
-    MagicEntry { mask: 0x0020202020205e00, magic: 0xc583001900040002, shift: 54, offset: 26624 }, // f2, 10 bits, filled
-    MagicEntry { mask: 0x0040404040403e00, magic: 0x8a14000428061025, shift: 54, offset: 27648 }, // g2, 10 bits, filled
-    MagicEntry { mask: 0x0080808080807e00, magic: 0x1000800260801100, shift: 53, offset: 28672 }, // h2, 11 bits, filled
-    MagicEntry { mask: 0x00010101017e0100, magic: 0x0040008002204082, shift: 53, offset: 30720 }, // a3, 11 bits, filled
-    MagicEntry { mask: 0x00020202027c0200, magic: 0x0104444001201000, shift: 54, offset: 32768 }, // b3, 10 bits, filled
-    MagicEntry { mask: 0x00040404047a0400, magic: 0x8181010010402004, shift: 54, offset: 33792 }, // c3, 10 bits, filled
-    MagicEntry { mask: 0x0008080808760800, magic: 0x0080818010040800, shift: 54, offset: 34816 }, // d3, 10 bits, filled
-    MagicEntry { mask: 0x00101010106e1000, magic: 0x100480800400a800, shift: 54, offset: 35840 }, // e3, 10 bits, filled
-    MagicEntry { mask: 0x00202020205e2000, magic: 0x4000808002010400, shift: 54, offset: 36864 }, // f3, 10 bits, filled
-    MagicEntry { mask: 0x00404040403e4000, magic: 0x081a040090070208, shift: 54, offset: 37888 }, // g3, 10 bits, filled
-    MagicEntry { mask: 0x00808080807e8000, magic: 0x00110a00240cc081, shift: 53, offset: 38912 }, // h3, 11 bits, filled
-    MagicEntry { mask: 0x000101017e010100, magic: 0x0281208480044010, shift: 53, offset: 40960 }, // a4, 11 bits, filled
-    MagicEntry { mask: 0x000202027c020200, magic: 0x000104a100400084, shift: 54, offset: 43008 }, // b4, 10 bits, filled
-    MagicEntry { mask: 0x000404047a040400, magic: 0x0110200080100084, shift: 54, offset: 44032 }, // c4, 10 bits, filled
-    MagicEntry { mask: 0x0008080876080800, magic: 0x00d5210100300008, shift: 54, offset: 45056 }, // d4, 10 bits, filled
+    MagicEntry { mask: 0x0004040404047a00, magic: 0x0041802000811000, shift: 54, offset: 23552 }, // c2, 10 bits, filled
+    MagicEntry { mask: 0x0008080808087600, magic: 0x000100200d001000, shift: 54, offset: 24576 }, // d2, 10 bits, filled
+    MagicEntry { mask: 0x0010101010106e00, magic: 0x00008018010c0080, shift: 54, offset: 25600 }, // e2, 10 bits, filled
+    MagicEntry { mask: 0x0020202020205e00, magic: 0x0000808082000400, shift: 54, offset: 26624 }, // f2, 10 bits, filled
+    MagicEntry { mask: 0x0040404040403e00, magic: 0x0002000b04880200, shift: 54, offset: 27648 }, // g2, 10 bits, filled
+    MagicEntry { mask: 0x0080808080807e00, magic: 0x0010802100004180, shift: 53, offset: 28672 }, // h2, 11 bits, filled
+    MagicEntry { mask: 0x00010101017e0100, magic: 0x0080004020004000, shift: 53, offset: 30720 }, // a3, 11 bits, filled
+    MagicEntry { mask: 0x00020202027c0200, magic: 0x001001c000482000, shift: 54, offset: 32768 }, // b3, 10 bits, filled
+    MagicEntry { mask: 0x00040404047a0400, magic: 0x0010002008002400, shift: 54, offset: 33792 }, // c3, 10 bits, filled
+    MagicEntry { mask: 0x0008080808760800, magic: 0x00010a0020304200, shift: 54, offset: 34816 }, // d3, 10 bits, filled
+    MagicEntry { mask: 0x00101010106e1000, magic: 0x0008010009005004, shift: 54, offset: 35840 }, // e3, 10 bits, filled
+    MagicEntry { mask: 0x00202020205e2000, magic: 0x00040080148a0080, shift: 54, offset: 36864 }, // f3, 10 bits, filled
+    MagicEntry { mask: 0x00404040403e4000, magic: 0x0001040048120130, shift: 54, offset: 37888 }, // g3, 10 bits, filled
+    MagicEntry { mask: 0x00808080807e8000, magic: 0x0000820004410884, shift: 53, offset: 38912 }, // h3, 11 bits, filled
+    MagicEntry { mask: 0x000101017e010100, magic: 0x0080044040102001, shift: 53, offset: 40960 }, // a4, 11 bits, filled
+    MagicEntry { mask: 0x000202027c020200, magic: 0x0010500240002000, shift: 54, offset: 43008 }, // b4, 10 bits, filled
+    MagicEntry { mask: 0x000404047a040400, magic: 0x0002204200320084, shift: 54, offset: 44032 }, // c4, 10 bits, filled
+    MagicEntry { mask: 0x0008080876080800, magic: 0x00002b0100100020, shift: 54, offset: 45056 }, // d4, 10 bits, filled
     MagicEntry { mask: 0x001010106e101000, magic: 0x0012040280080080, shift: 54, offset: 46080 }, // e4, 10 bits
-    MagicEntry { mask: 0x002020205e202000, magic: 0x4010600801144010, shift: 54, offset: 47104 }, // f4, 10 bits, filled
-    MagicEntry { mask: 0x004040403e404000, magic: 0x0001000500841600, shift: 54, offset: 48128 }, // g4, 10 bits, filled
-    MagicEntry { mask: 0x008080807e808000, magic: 0x920201420000990c, shift: 53, offset: 49152 }, // h4, 11 bits, filled
-    MagicEntry { mask: 0x0001017e01010100, magic: 0x6000401022800080, shift: 53, offset: 51200 }, // a5, 11 bits, filled
-    MagicEntry { mask: 0x0002027c02020200, magic: 0x0880402000401004, shift: 54, offset: 53248 }, // b5, 10 bits, filled
-    MagicEntry { mask: 0x0004047a04040400, magic: 0x0050204202001283, shift: 54, offset: 54272 }, // c5, 10 bits, filled
-    MagicEntry { mask: 0x0008087608080800, magic: 0x2010000901001020, shift: 54, offset: 55296 }, // d5, 10 bits, filled
-    MagicEntry { mask: 0x0010106e10101000, magic: 0x2004480101001004, shift: 54, offset: 56320 }, // e5, 10 bits, filled
-    MagicEntry { mask: 0x0020205e20202000, magic: 0x0804102008010440, shift: 54, offset: 57344 }, // f5, 10 bits, filled
-    MagicEntry { mask: 0x0040403e40404000, magic: 0x0120700104002208, shift: 54, offset: 58368 }, // g5, 10 bits, filled
-    MagicEntry { mask: 0x0080807e80808000, magic: 0x1000800260801100, shift: 53, offset: 59392 }, // h5, 11 bits, filled
-    MagicEntry { mask: 0x00017e0101010100, magic: 0x3104400889208002, shift: 53, offset: 61440 }, // a6, 11 bits, filled
-    MagicEntry { mask: 0x00027c0202020200, magic: 0x1902010284460022, shift: 54, offset: 63488 }, // b6, 10 bits, filled
-    MagicEntry { mask: 0x00047a0404040400, magic: 0x0002420024820010, shift: 54, offset: 64512 }, // c6, 10 bits, filled
+    MagicEntry { mask: 0x002020205e202000, magic: 0x00000a0080800400, shift: 54, offset: 47104 }, // f4, 10 bits, filled
+    MagicEntry { mask: 0x004040403e404000, magic: 0x0000106400084102, shift: 54, offset: 48128 }, // g4, 10 bits, filled
+    MagicEntry { mask: 0x008080807e808000, magic: 0x000002820001005c, shift: 53, offset: 49152 }, // h4, 11 bits, filled
+    MagicEntry { mask: 0x0001017e01010100, magic: 0x0000401022800080, shift: 53, offset: 51200 }, // a5, 11 bits, filled
+    MagicEntry { mask: 0x0002027c02020200, magic: 0x00100a6000400040, shift: 54, offset: 53248 }, // b5, 10 bits, filled
+    MagicEntry { mask: 0x0004047a04040400, magic: 0x0011022001005140, shift: 54, offset: 54272 }, // c5, 10 bits, filled
+    MagicEntry { mask: 0x0008087608080800, magic: 0x000100200d001000, shift: 54, offset: 55296 }, // d5, 10 bits, filled
+    MagicEntry { mask: 0x0010106e10101000, magic: 0x0004480101001004, shift: 54, offset: 56320 }, // e5, 10 bits, filled
+    MagicEntry { mask: 0x0020205e20202000, magic: 0x00000a0080800400, shift: 54, offset: 57344 }, // f5, 10 bits, filled
+    MagicEntry { mask: 0x0040403e40404000, magic: 0x0000700104002208, shift: 54, offset: 58368 }, // g5, 10 bits, filled
+    MagicEntry { mask: 0x0080807e80808000, magic: 0x0000044422000481, shift: 53, offset: 59392 }, // h5, 11 bits, filled
+    MagicEntry { mask: 0x00017e0101010100, magic: 0x0004400889208002, shift: 53, offset: 61440 }, // a6, 11 bits, filled
+    MagicEntry { mask: 0x00027c0202020200, magic: 0x0000200040008080, shift: 54, offset: 63488 }, // b6, 10 bits, filled
+    MagicEntry { mask: 0x00047a0404040400, magic: 0x0020001000208080, shift: 54, offset: 64512 }, // c6, 10 bits, filled
     MagicEntry { mask: 0x0008760808080800, magic: 0x0010100102090020, shift: 54, offset: 65536 }, // d6, 10 bits, filled
-    MagicEntry { mask: 0x00106e1010101000, magic: 0x0008001101990004, shift: 54, offset: 66560 }, // e6, 10 bits, filled
-    MagicEntry { mask: 0x00205e2020202000, magic: 0x0042008408020010, shift: 54, offset: 67584 }, // f6, 10 bits, filled
-    MagicEntry { mask: 0x00403e4040404000, magic: 0x0400500802140001, shift: 54, offset: 68608 }, // g6, 10 bits, filled
-    MagicEntry { mask: 0x00807e8080808000, magic: 0x6241404110860004, shift: 53, offset: 69632 }, // h6, 11 bits, filled
-    MagicEntry { mask: 0x007e010101010100, magic: 0x6000401022800080, shift: 53, offset: 71680 }, // a7, 11 bits, filled
-    MagicEntry { mask: 0x007c020202020200, magic: 0x20020882e1004200, shift: 54, offset: 73728 }, // b7, 10 bits, filled
-    MagicEntry { mask: 0x007a040404040400, magic: 0x5012118024420200, shift: 54, offset: 74752 }, // c7, 10 bits, filled
-    MagicEntry { mask: 0x0076080808080800, magic: 0x0408000810008080, shift: 54, offset: 75776 }, // d7, 10 bits, filled
-    MagicEntry { mask: 0x006e101010101000, magic: 0x0204804400080080, shift: 54, offset: 76800 }, // e7, 10 bits, filled
-    MagicEntry { mask: 0x005e202020202000, magic: 0x08820004b8100200, shift: 54, offset: 77824 }, // f7, 10 bits, filled
+    MagicEntry { mask: 0x00106e1010101000, magic: 0x0005000800470010, shift: 54, offset: 66560 }, // e6, 10 bits, filled
+    MagicEntry { mask: 0x00205e2020202000, magic: 0x0000401064080120, shift: 54, offset: 67584 }, // f6, 10 bits, filled
+    MagicEntry { mask: 0x00403e4040404000, magic: 0x0000500802140001, shift: 54, offset: 68608 }, // g6, 10 bits, filled
+    MagicEntry { mask: 0x00807e8080808000, magic: 0x0001040280520001, shift: 53, offset: 69632 }, // h6, 11 bits, filled
+    MagicEntry { mask: 0x007e010101010100, magic: 0x0000401022800080, shift: 53, offset: 71680 }, // a7, 11 bits, filled
+    MagicEntry { mask: 0x007c020202020200, magic: 0x00100a6000400040, shift: 54, offset: 73728 }, // b7, 10 bits, filled
+    MagicEntry { mask: 0x007a040404040400, magic: 0x0000802008100480, shift: 54, offset: 74752 }, // c7, 10 bits, filled
+    MagicEntry { mask: 0x0076080808080800, magic: 0x00100090a8008080, shift: 54, offset: 75776 }, // d7, 10 bits, filled
+    MagicEntry { mask: 0x006e101010101000, magic: 0x0004004480080180, shift: 54, offset: 76800 }, // e7, 10 bits, filled
+    MagicEntry { mask: 0x005e202020202000, magic: 0x0000020080240080, shift: 54, offset: 77824 }, // f7, 10 bits, filled
     MagicEntry { mask: 0x003e404040404000, magic: 0x0000018208101400, shift: 54, offset: 78848 }, // g7, 10 bits, filled
-    MagicEntry { mask: 0x007e808080808000, magic: 0x2004008100440200, shift: 53, offset: 79872 }, // h7, 11 bits, filled
+    MagicEntry { mask: 0x007e808080808000, magic: 0x0000008100440200, shift: 53, offset: 79872 }, // h7, 11 bits, filled
     MagicEntry { mask: 0x7e01010101010100, magic: 0x58ffff49ff3dc666, shift: 53, offset: 81920 }, // a8, 11 bits
-    MagicEntry { mask: 0x7c02020202020200, magic: 0x1200400081007061, shift: 53, offset: 83968 }, // b8, 11 bits, filled
-    MagicEntry { mask: 0x7a04040404040400, magic: 0x0800481045002001, shift: 53, offset: 86016 }, // c8, 11 bits, filled
-    MagicEntry { mask: 0x7608080808080800, magic: 0x200021050008d001, shift: 53, offset: 88064 }, // d8, 11 bits, filled
-    MagicEntry { mask: 0x6e10101010101000, magic: 0x3003000800045023, shift: 53, offset: 90112 }, // e8, 11 bits, filled
-    MagicEntry { mask: 0x5e20202020202000, magic: 0x9109000804008225, shift: 53, offset: 92160 }, // f8, 11 bits, filled
-    MagicEntry { mask: 0x3e40404040404000, magic: 0x3080008208211024, shift: 53, offset: 94208 }, // g8, 11 bits, filled
+    MagicEntry { mask: 0x7c02020202020200, magic: 0x0002104005008021, shift: 53, offset: 83968 }, // b8, 11 bits, filled
+    MagicEntry { mask: 0x7a04040404040400, magic: 0x00006001c028d103, shift: 53, offset: 86016 }, // c8, 11 bits, filled
+    MagicEntry { mask: 0x7608080808080800, magic: 0x0001002030004409, shift: 53, offset: 88064 }, // d8, 11 bits, filled
+    MagicEntry { mask: 0x6e10101010101000, magic: 0x0002010420100806, shift: 53, offset: 90112 }, // e8, 11 bits, filled
+    MagicEntry { mask: 0x5e20202020202000, magic: 0x0002004450010822, shift: 53, offset: 92160 }, // f8, 11 bits, filled
+    MagicEntry { mask: 0x3e40404040404000, magic: 0x00010001940a000b, shift: 53, offset: 94208 }, // g8, 11 bits, filled
     MagicEntry { mask: 0x7e80808080808000, magic: 0x0ef3fffd3bfd525a, shift: 53, offset: 96256 }, // h8, 11 bits
 ];
 
@@ -103,70 +103,70 @@ pub const BISHOP_TABLE_SIZE: usize = 5216;
 
 /// Bishop magics, squares a1 (0) to h8 (63).
 pub const BISHOP_MAGICS: [MagicEntry; 64] = [
-    MagicEntry { mask: 0x0040201008040200, magic: 0x08401001044100c2, shift: 58, offset: 0 }, // a1, 6 bits, filled
+    MagicEntry { mask: 0x0040201008040200, magic: 0x0020011002028328, shift: 58, offset: 0 }, // a1, 6 bits, filled
     MagicEntry { mask: 0x0000402010080400, magic: 0x021b2781e917fd11, shift: 60, offset: 64 }, // b1, 4 bits
-    MagicEntry { mask: 0x0000004020100a00, magic: 0x0041130103001082, shift: 59, offset: 80 }, // c1, 5 bits, filled
-    MagicEntry { mask: 0x0000000040221400, magic: 0x0804124200065041, shift: 59, offset: 112 }, // d1, 5 bits, filled
+    MagicEntry { mask: 0x0000004020100a00, magic: 0x0011280220400088, shift: 59, offset: 80 }, // c1, 5 bits, filled
+    MagicEntry { mask: 0x0000000040221400, magic: 0x0004404080868412, shift: 59, offset: 112 }, // d1, 5 bits, filled
     MagicEntry { mask: 0x0000000002442800, magic: 0x0001104040011010, shift: 59, offset: 144 }, // e1, 5 bits, filled
-    MagicEntry { mask: 0x0000000204085000, magic: 0x0042080218122808, shift: 59, offset: 176 }, // f1, 5 bits, filled
-    MagicEntry { mask: 0x0000020408102000, magic: 0xa405c44404c00085, shift: 59, offset: 208 }, // g1, 5 bits, filled
-    MagicEntry { mask: 0x0002040810204000, magic: 0x01049101101004c0, shift: 58, offset: 240 }, // h1, 6 bits, filled
-    MagicEntry { mask: 0x0020100804020000, magic: 0x00000c2004441680, shift: 59, offset: 304 }, // a2, 5 bits, filled
-    MagicEntry { mask: 0x0040201008040000, magic: 0x1408100102708600, shift: 59, offset: 336 }, // b2, 5 bits, filled
-    MagicEntry { mask: 0x00004020100a0000, magic: 0x0032080801002200, shift: 59, offset: 368 }, // c2, 5 bits, filled
-    MagicEntry { mask: 0x0000004022140000, magic: 0x0009282180201400, shift: 59, offset: 400 }, // d2, 5 bits, filled
-    MagicEntry { mask: 0x0000000244280000, magic: 0x080c820210301002, shift: 59, offset: 432 }, // e2, 5 bits, filled
-    MagicEntry { mask: 0x0000020408500000, magic: 0x0000212410400020, shift: 59, offset: 464 }, // f2, 5 bits, filled
-    MagicEntry { mask: 0x0002040810200000, magic: 0x0205015828080800, shift: 59, offset: 496 }, // g2, 5 bits, filled
+    MagicEntry { mask: 0x0000000204085000, magic: 0x0006065014200901, shift: 59, offset: 176 }, // f1, 5 bits, filled
+    MagicEntry { mask: 0x0000020408102000, magic: 0x0005c44404c00085, shift: 59, offset: 208 }, // g1, 5 bits, filled
+    MagicEntry { mask: 0x0002040810204000, magic: 0x0001028804018400, shift: 58, offset: 240 }, // h1, 6 bits, filled
+    MagicEntry { mask: 0x0020100804020000, magic: 0x0000061002020404, shift: 59, offset: 304 }, // a2, 5 bits, filled
+    MagicEntry { mask: 0x0040201008040000, magic: 0x0000100102708600, shift: 59, offset: 336 }, // b2, 5 bits, filled
+    MagicEntry { mask: 0x00004020100a0000, magic: 0x0000502084810000, shift: 59, offset: 368 }, // c2, 5 bits, filled
+    MagicEntry { mask: 0x0000004022140000, magic: 0x0000040408804000, shift: 59, offset: 400 }, // d2, 5 bits, filled
+    MagicEntry { mask: 0x0000000244280000, magic: 0x0000020210301002, shift: 59, offset: 432 }, // e2, 5 bits, filled
+    MagicEntry { mask: 0x0000020408500000, magic: 0x0000010420040030, shift: 59, offset: 464 }, // f2, 5 bits, filled
+    MagicEntry { mask: 0x0002040810200000, magic: 0x0000004a30100810, shift: 59, offset: 496 }, // g2, 5 bits, filled
     MagicEntry { mask: 0x0004081020400000, magic: 0x000000410509fff0, shift: 60, offset: 528 }, // h2, 4 bits
-    MagicEntry { mask: 0x0010080402000200, magic: 0x008c004010061204, shift: 59, offset: 544 }, // a3, 5 bits, filled
-    MagicEntry { mask: 0x0020100804000400, magic: 0x1089001003092400, shift: 59, offset: 576 }, // b3, 5 bits, filled
-    MagicEntry { mask: 0x004020100a000a00, magic: 0x0102401000828100, shift: 57, offset: 608 }, // c3, 7 bits, filled
-    MagicEntry { mask: 0x0000402214001400, magic: 0x0c00801802004001, shift: 57, offset: 736 }, // d3, 7 bits, filled
-    MagicEntry { mask: 0x0000024428002800, magic: 0x0084840404a01020, shift: 57, offset: 864 }, // e3, 7 bits, filled
-    MagicEntry { mask: 0x0002040850005000, magic: 0x000a008040d01408, shift: 57, offset: 992 }, // f3, 7 bits, filled
-    MagicEntry { mask: 0x0004081020002000, magic: 0x0008800404010801, shift: 59, offset: 1120 }, // g3, 5 bits, filled
-    MagicEntry { mask: 0x0008102040004000, magic: 0x0001000614460226, shift: 59, offset: 1152 }, // h3, 5 bits, filled
-    MagicEntry { mask: 0x0008040200020400, magic: 0x021230042220020a, shift: 59, offset: 1184 }, // a4, 5 bits, filled
-    MagicEntry { mask: 0x0010080400040800, magic: 0x0428210004870a00, shift: 59, offset: 1216 }, // b4, 5 bits, filled
-    MagicEntry { mask: 0x0020100a000a1000, magic: 0x8000410090010206, shift: 57, offset: 1248 }, // c4, 7 bits, filled
-    MagicEntry { mask: 0x0040221400142200, magic: 0x1082480000820040, shift: 55, offset: 1376 }, // d4, 9 bits, filled
+    MagicEntry { mask: 0x0010080402000200, magic: 0x0020024803840804, shift: 59, offset: 544 }, // a3, 5 bits, filled
+    MagicEntry { mask: 0x0020100804000400, magic: 0x000540180800a400, shift: 59, offset: 576 }, // b3, 5 bits, filled
+    MagicEntry { mask: 0x004020100a000a00, magic: 0x0030009104008010, shift: 57, offset: 608 }, // c3, 7 bits, filled
+    MagicEntry { mask: 0x0000402214001400, magic: 0x0004302802002008, shift: 57, offset: 736 }, // d3, 7 bits, filled
+    MagicEntry { mask: 0x0000024428002800, magic: 0x0008100101400000, shift: 57, offset: 864 }, // e3, 7 bits, filled
+    MagicEntry { mask: 0x0002040850005000, magic: 0x000a000040500400, shift: 57, offset: 992 }, // f3, 7 bits, filled
+    MagicEntry { mask: 0x0004081020002000, magic: 0x00004000a2101000, shift: 59, offset: 1120 }, // g3, 5 bits, filled
+    MagicEntry { mask: 0x0008102040004000, magic: 0x0001200082081284, shift: 59, offset: 1152 }, // h3, 5 bits, filled
+    MagicEntry { mask: 0x0008040200020400, magic: 0x001230042220020a, shift: 59, offset: 1184 }, // a4, 5 bits, filled
+    MagicEntry { mask: 0x0010080400040800, magic: 0x0008210004870a00, shift: 59, offset: 1216 }, // b4, 5 bits, filled
+    MagicEntry { mask: 0x0020100a000a1000, magic: 0x0004044410030020, shift: 57, offset: 1248 }, // c4, 7 bits, filled
+    MagicEntry { mask: 0x0040221400142200, magic: 0x0024004104010002, shift: 55, offset: 1376 }, // d4, 9 bits, filled
     MagicEntry { mask: 0x0002442800284400, magic: 0x0009040086006104, shift: 55, offset: 1888 }, // e4, 9 bits
-    MagicEntry { mask: 0x0004085000500800, magic: 0x445004c080880800, shift: 57, offset: 2400 }, // f4, 7 bits, filled
-    MagicEntry { mask: 0x0008102000201000, magic: 0x0414448688421004, shift: 59, offset: 2528 }, // g4, 5 bits, filled
+    MagicEntry { mask: 0x0004085000500800, magic: 0x0010004000805040, shift: 57, offset: 2400 }, // f4, 7 bits, filled
+    MagicEntry { mask: 0x0008102000201000, magic: 0x0004448688421004, shift: 59, offset: 2528 }, // g4, 5 bits, filled
     MagicEntry { mask: 0x0010204000402000, magic: 0x00020200428880c0, shift: 59, offset: 2560 }, // h4, 5 bits, filled
-    MagicEntry { mask: 0x0004020002040800, magic: 0x0102334010200800, shift: 59, offset: 2592 }, // a5, 5 bits, filled
-    MagicEntry { mask: 0x0008040004081000, magic: 0x0008088490062400, shift: 59, offset: 2624 }, // b5, 5 bits, filled
-    MagicEntry { mask: 0x00100a000a102000, magic: 0x200400a20c240403, shift: 57, offset: 2656 }, // c5, 7 bits, filled
-    MagicEntry { mask: 0x0022140014224000, magic: 0x020a510800040140, shift: 55, offset: 2784 }, // d5, 9 bits, filled
-    MagicEntry { mask: 0x0044280028440200, magic: 0x1843010104040040, shift: 55, offset: 3296 }, // e5, 9 bits, filled
-    MagicEntry { mask: 0x0008500050080400, magic: 0x0842308a010300c8, shift: 57, offset: 3808 }, // f5, 7 bits, filled
-    MagicEntry { mask: 0x0010200020100800, magic: 0x2010020224084521, shift: 59, offset: 3936 }, // g5, 5 bits, filled
-    MagicEntry { mask: 0x0020400040201000, magic: 0x302421120000a088, shift: 59, offset: 3968 }, // h5, 5 bits, filled
-    MagicEntry { mask: 0x0002000204081000, magic: 0x0008088490062400, shift: 59, offset: 4000 }, // a6, 5 bits, filled
+    MagicEntry { mask: 0x0004020002040800, magic: 0x0002334010200800, shift: 59, offset: 2592 }, // a5, 5 bits, filled
+    MagicEntry { mask: 0x0008040004081000, magic: 0x0002482044121220, shift: 59, offset: 2624 }, // b5, 5 bits, filled
+    MagicEntry { mask: 0x00100a000a102000, magic: 0x0004020204010400, shift: 57, offset: 2656 }, // c5, 7 bits, filled
+    MagicEntry { mask: 0x0022140014224000, magic: 0x0000220080080480, shift: 55, offset: 2784 }, // d5, 9 bits, filled
+    MagicEntry { mask: 0x0044280028440200, magic: 0x0004010200040084, shift: 55, offset: 3296 }, // e5, 9 bits, filled
+    MagicEntry { mask: 0x0008500050080400, magic: 0x00202040800100a0, shift: 57, offset: 3808 }, // f5, 7 bits, filled
+    MagicEntry { mask: 0x0010200020100800, magic: 0x0010020224084521, shift: 59, offset: 3936 }, // g5, 5 bits, filled
+    MagicEntry { mask: 0x0020400040201000, magic: 0x0000942080410080, shift: 59, offset: 3968 }, // h5, 5 bits, filled
+    MagicEntry { mask: 0x0002000204081000, magic: 0x0008043008940400, shift: 59, offset: 4000 }, // a6, 5 bits, filled
     MagicEntry { mask: 0x0004000408102000, magic: 0x0001041a02046040, shift: 59, offset: 4032 }, // b6, 5 bits, filled
-    MagicEntry { mask: 0x000a000a10204000, magic: 0x92420220a4008800, shift: 57, offset: 4064 }, // c6, 7 bits, filled
+    MagicEntry { mask: 0x000a000a10204000, magic: 0x0000084048001002, shift: 57, offset: 4064 }, // c6, 7 bits, filled
     MagicEntry { mask: 0x0014001422400000, magic: 0x0000004200800800, shift: 57, offset: 4192 }, // d6, 7 bits, filled
-    MagicEntry { mask: 0x0028002844020000, magic: 0x100cc00810c24a00, shift: 57, offset: 4320 }, // e6, 7 bits, filled
-    MagicEntry { mask: 0x0050005008040200, magic: 0x0034101002082040, shift: 57, offset: 4448 }, // f6, 7 bits, filled
-    MagicEntry { mask: 0x0020002010080400, magic: 0x6008100409801440, shift: 59, offset: 4576 }, // g6, 5 bits, filled
-    MagicEntry { mask: 0x0040004020100800, magic: 0x048102040b104841, shift: 59, offset: 4608 }, // h6, 5 bits, filled
-    MagicEntry { mask: 0x0000020408102000, magic: 0xa405c44404c00085, shift: 59, offset: 4640 }, // a7, 5 bits, filled
-    MagicEntry { mask: 0x0000040810204000, magic: 0x0004840118030006, shift: 59, offset: 4672 }, // b7, 5 bits, filled
-    MagicEntry { mask: 0x00000a1020400000, magic: 0x102081e884100041, shift: 59, offset: 4704 }, // c7, 5 bits, filled
-    MagicEntry { mask: 0x0000142240000000, magic: 0x1020040042120100, shift: 59, offset: 4736 }, // d7, 5 bits, filled
-    MagicEntry { mask: 0x0000284402000000, magic: 0x0042002020411000, shift: 59, offset: 4768 }, // e7, 5 bits, filled
-    MagicEntry { mask: 0x0000500804020000, magic: 0x0000200450019086, shift: 59, offset: 4800 }, // f7, 5 bits, filled
-    MagicEntry { mask: 0x0000201008040200, magic: 0x40c25a084101000b, shift: 59, offset: 4832 }, // g7, 5 bits, filled
-    MagicEntry { mask: 0x0000402010080400, magic: 0x40c25a084101000b, shift: 59, offset: 4864 }, // h7, 5 bits, filled
-    MagicEntry { mask: 0x0002040810204000, magic: 0x01049101101004c0, shift: 58, offset: 4896 }, // a8, 6 bits, filled
-    MagicEntry { mask: 0x0004081020400000, magic: 0x1880004402084600, shift: 59, offset: 4960 }, // b8, 5 bits, filled
-    MagicEntry { mask: 0x000a102040000000, magic: 0x008ca000a2111010, shift: 59, offset: 4992 }, // c8, 5 bits, filled
-    MagicEntry { mask: 0x0014224000000000, magic: 0x0200380100208800, shift: 59, offset: 5024 }, // d8, 5 bits, filled
-    MagicEntry { mask: 0x0028440200000000, magic: 0x0000151014104c01, shift: 59, offset: 5056 }, // e8, 5 bits, filled
-    MagicEntry { mask: 0x0050080402000000, magic: 0x42208020050d0208, shift: 59, offset: 5088 }, // f8, 5 bits, filled
-    MagicEntry { mask: 0x0020100804020000, magic: 0x00000c2004441680, shift: 59, offset: 5120 }, // g8, 5 bits, filled
-    MagicEntry { mask: 0x0040201008040200, magic: 0x08401001044100c2, shift: 58, offset: 5152 }, // h8, 6 bits, filled
+    MagicEntry { mask: 0x0028002844020000, magic: 0x0000081010400400, shift: 57, offset: 4320 }, // e6, 7 bits, filled
+    MagicEntry { mask: 0x0050005008040200, magic: 0x001010101c410020, shift: 57, offset: 4448 }, // f6, 7 bits, filled
+    MagicEntry { mask: 0x0020002010080400, magic: 0x0008100102708600, shift: 59, offset: 4576 }, // g6, 5 bits, filled
+    MagicEntry { mask: 0x0040004020100800, magic: 0x000102040b104841, shift: 59, offset: 4608 }, // h6, 5 bits, filled
+    MagicEntry { mask: 0x0000020408102000, magic: 0x0005c44404c00085, shift: 59, offset: 4640 }, // a7, 5 bits, filled
+    MagicEntry { mask: 0x0000040810204000, magic: 0x0000840118030006, shift: 59, offset: 4672 }, // b7, 5 bits, filled
+    MagicEntry { mask: 0x00000a1020400000, magic: 0x000002104208004e, shift: 59, offset: 4704 }, // c7, 5 bits, filled
+    MagicEntry { mask: 0x0000142240000000, magic: 0x0000000042020001, shift: 59, offset: 4736 }, // d7, 5 bits, filled
+    MagicEntry { mask: 0x0000284402000000, magic: 0x0000002020411000, shift: 59, offset: 4768 }, // e7, 5 bits, filled
+    MagicEntry { mask: 0x0000500804020000, magic: 0x00002882080a1020, shift: 59, offset: 4800 }, // f7, 5 bits, filled
+    MagicEntry { mask: 0x0000201008040200, magic: 0x00042882080a1020, shift: 59, offset: 4832 }, // g7, 5 bits, filled
+    MagicEntry { mask: 0x0000402010080400, magic: 0x00025a084101000b, shift: 59, offset: 4864 }, // h7, 5 bits, filled
+    MagicEntry { mask: 0x0002040810204000, magic: 0x0001028804018400, shift: 58, offset: 4896 }, // a8, 6 bits, filled
+    MagicEntry { mask: 0x0004081020400000, magic: 0x0000008208020240, shift: 59, offset: 4960 }, // b8, 5 bits, filled
+    MagicEntry { mask: 0x000a102040000000, magic: 0x0000000022011001, shift: 59, offset: 4992 }, // c8, 5 bits, filled
+    MagicEntry { mask: 0x0014224000000000, magic: 0x0000000000208800, shift: 59, offset: 5024 }, // d8, 5 bits, filled
+    MagicEntry { mask: 0x0028440200000000, magic: 0x0000000050220220, shift: 59, offset: 5056 }, // e8, 5 bits, filled
+    MagicEntry { mask: 0x0050080402000000, magic: 0x0000000a90010208, shift: 59, offset: 5088 }, // f8, 5 bits, filled
+    MagicEntry { mask: 0x0020100804020000, magic: 0x0000061002020404, shift: 59, offset: 5120 }, // g8, 5 bits, filled
+    MagicEntry { mask: 0x0040201008040200, magic: 0x0020011002028328, shift: 58, offset: 5152 }, // h8, 6 bits, filled
 ];
 
 const ROOK_DIRECTIONS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];

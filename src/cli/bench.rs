@@ -1,0 +1,97 @@
+//! `magichunt bench`: the fixed, seeded speed workload.
+
+use clap::Args;
+
+use super::Outcome;
+use crate::bench::{self, BenchConfig, Figures};
+
+/// Arguments of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Print one JSON object per thread count (one per line) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Measure with N threads only (default: 1 and all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Repetitions of every figure; the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=100))]
+    reps: u64,
+    /// Repetitions of the reduced-bishop workload (tens of seconds each); 0 skips it.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=100))]
+    reps_reduced: u64,
+}
+
+/// Runs `bench`.
+pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
+    let mut config = BenchConfig {
+        reps: args.reps as usize,
+        reduced_reps: args.reps_reduced as usize,
+        ..BenchConfig::default()
+    };
+    if let Some(n) = args.threads {
+        config.threads = vec![n as usize];
+    }
+    if !args.json {
+        println!(
+            "{:>7} {:>14} {:>14} {:>8} {:>14} {:>8} {:>14} {:>14} {:>8} {:>9} {:>9}",
+            "threads",
+            "rook_a1_11/s",
+            "tested/s",
+            "checks",
+            "portfolio/s",
+            "checks",
+            "bishop_d4_8/s",
+            "tested/s",
+            "checks",
+            "all128_s",
+            "bred_s"
+        );
+    }
+    for threads in config.threads.clone() {
+        let one = BenchConfig {
+            threads: vec![threads],
+            ..config.clone()
+        };
+        for f in bench::run(&one)? {
+            if args.json {
+                println!("{}", serde_json::to_string(&f)?);
+            } else {
+                print_row(&f);
+            }
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+fn print_row(f: &Figures) {
+    println!(
+        "{:>7} {:>14.0} {:>14.0} {:>8.1} {:>14.0} {:>8.1} {:>14.0} {:>14.0} {:>8.1} {:>9.4} {:>9.3}",
+        f.threads,
+        f.rook_a1_11_per_s,
+        f.rook_a1_11_tested_per_s,
+        f.rook_a1_11_checks_per_tested,
+        f.rook_a1_11_portfolio_per_s,
+        f.rook_a1_11_portfolio_checks_per_tested,
+        f.bishop_d4_8_per_s,
+        f.bishop_d4_8_tested_per_s,
+        f.bishop_d4_8_checks_per_tested,
+        f.all128_s,
+        f.bishop_reduced_s
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::Opts;
+    use clap::Parser;
+
+    #[test]
+    fn bench_flags() {
+        assert!(Opts::try_parse_from(["mh", "bench"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "bench", "--json", "--threads", "2"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "bench", "--reps-reduced", "0"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "bench", "--threads", "0"]).is_err());
+        assert!(Opts::try_parse_from(["mh", "bench", "--reps", "0"]).is_err());
+    }
+}
