@@ -20,6 +20,7 @@ pub mod shard;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::attacks::Occupancies;
+use crate::magic;
 use crate::piece::Target;
 
 /// The most task bits: 2^18 tasks is fine-grained enough for many machines and for
@@ -296,7 +297,7 @@ impl<'p> Searcher<'p> {
     #[inline]
     fn place(&mut self, subsets: &[(u64, u16)], m: u64, mut max: u32, mark: usize) -> Option<u32> {
         for &(occ, att) in subsets {
-            let i = (occ.wrapping_mul(m) >> self.shift) as usize;
+            let i = magic::index_masked(occ, m, self.shift);
             let held = self.slots[i];
             if held == 0 {
                 self.slots[i] = att;

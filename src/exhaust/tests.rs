@@ -19,9 +19,10 @@ fn shifted(t: Target, up: u32) -> (u64, Vec<(u64, u64)>) {
 
 /// The definition, pair by pair, for any instance.
 fn valid(pairs: &[(u64, u64)], bits: u32, m: u64) -> bool {
+    let mask = pairs.iter().fold(0, |a, p| a | p.0);
     let mut slots = std::collections::HashMap::new();
     pairs.iter().all(|&(occ, att)| {
-        let i = occ.wrapping_mul(m) >> (64 - bits);
+        let i = crate::magic::index(occ, mask, m, bits);
         *slots.entry(i).or_insert(att) == att
     })
 }
@@ -35,7 +36,7 @@ fn brute_force(mask: u64, pairs: &[(u64, u64)], bits: u32) -> Vec<u64> {
     for m in 0..1u64 << period_bits {
         let trial = m + 1;
         let ok = pairs.iter().all(|&(occ, att)| {
-            let i = (occ.wrapping_mul(m) >> (64 - bits)) as usize;
+            let i = crate::magic::index(occ, mask, m, bits);
             if stamp[i] != trial {
                 stamp[i] = trial;
                 slot[i] = att;
@@ -96,7 +97,7 @@ fn counts_match_brute_force_on_shifted_bishop_masks() {
                         .map(|&m| {
                             pairs
                                 .iter()
-                                .map(|p| p.0.wrapping_mul(m) >> (64 - bits))
+                                .map(|p| crate::magic::index(p.0, mask, m, bits))
                                 .max()
                                 .unwrap() as u32
                         })

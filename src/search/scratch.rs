@@ -31,7 +31,6 @@ const SLOTS: usize = 1 << 12;
 pub struct Scratchpad {
     target: Target,
     bits: u32,
-    shift: u32,
     mask: u64,
     /// Non-empty subsets in check order.
     occ: Vec<u64>,
@@ -62,7 +61,6 @@ impl Scratchpad {
         Scratchpad {
             target,
             bits,
-            shift: 64 - bits,
             mask: pairs.mask.0,
             occ,
             id,
@@ -133,9 +131,11 @@ impl Scratchpad {
         let stamp = self.next_stamp();
         let table = &mut *self.table;
         table[0] = stamp | self.empty_id;
-        let shift = self.shift;
+        let shift = 64 - self.bits;
         for (k, (&o, &id)) in self.occ.iter().zip(&self.id).enumerate() {
-            let i = (o.wrapping_mul(magic) >> shift) as usize & (SLOTS - 1);
+            // The one index formula (subsets are inside the mask); `& (SLOTS - 1)` only lets the
+            // compiler drop the bounds check.
+            let i = magic::index_masked(o, magic, shift) & (SLOTS - 1);
             let key = stamp | id;
             let held = table[i];
             if held >= stamp && held != key {
