@@ -123,17 +123,19 @@ pub(crate) fn neg_sparse(rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
 }
 
 /// `-(c1 | c2)`: `c1` has its top bit 10 to 20 below the period and up to 8 random bits
-/// under it, `c2` has its top bit 16 lower and up to 15 random bits under it, each about half
-/// dense (bits that would fall below bit 0 are dropped).
+/// under it, `c2` has its top bit 15 to 17 lower and 15 to 24 random bits under it, each about
+/// half dense (bits that would fall below bit 0 are dropped). The rank 8 records need the
+/// wider `c2` (it reaches bit 0 or 1) and the gaps of 15 and 17.
 #[inline(always)]
 pub(crate) fn two_cluster(rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
     let r = rng.next_u64();
     let bits = rng.next_u64();
     let p = u64::from(period.clamp(40, 64));
     let t1 = p - 10 - below(r, 11);
-    let t2 = t1 - 16;
+    let t2 = t1 - 15 - below(r >> 16, 3);
+    let w2 = 15 + below(r >> 32, 10);
     let c1 = place((bits & 0xff) | 0x100, 8, t1);
-    let c2 = place((bits >> 8 & 0x7fff) | 0x8000, 15, t2);
+    let c2 = place((bits >> 8 & ((1 << w2) - 1)) | 1 << w2, w2, t2);
     (c1 | c2).wrapping_neg()
 }
 
