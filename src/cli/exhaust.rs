@@ -94,14 +94,6 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let shard = args.shard;
     let plan = Plan::new(target, bits);
     let name = path.display().to_string();
-    let part = store
-        .exhaust(target, bits, shard.count)
-        .and_then(|x| x.parts.get(&shard.index))
-        .cloned();
-    if part.as_ref().is_some_and(|p| p.done) {
-        println!("part {shard} of {target} at {bits} bits is already done");
-        return Ok(Outcome::Success);
-    }
     // One writer per store: take the lock, then read the store again under it.
     let _lock = StoreLock::acquire(path)?;
     store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
