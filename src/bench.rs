@@ -40,7 +40,7 @@ const TASK: u64 = 4_000_000;
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
     /// The thread pool could not be built.
-    #[error("cannot start {threads} threads: {source}")]
+    #[error("cannot start {threads} threads")]
     Pool {
         /// Threads asked for.
         threads: usize,

@@ -35,7 +35,7 @@ pub enum ParseError {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -79,7 +79,7 @@ pub enum TableError {
 
 /// Why a store could not be saved.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot save {path}: {source}")]
+#[error("cannot save {path}")]
 pub struct SaveError {
     /// The store's path.
     pub path: PathBuf,

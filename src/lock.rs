@@ -19,7 +19,7 @@ pub enum LockError {
         pid: u32,
     },
     /// The lock file could not be created or read.
-    #[error("cannot lock store {store}: {source}")]
+    #[error("cannot lock store {store}")]
     Io {
         /// The store.
         store: PathBuf,
