@@ -60,14 +60,16 @@ pub enum TableError {
         /// The newest version this build reads.
         supported: u64,
     },
-    /// One entry has a bad value.
-    #[error("{path}: entry {index} ({what}): {message}")]
+    /// One item of a list has a bad value.
+    #[error("{path}: {list} {index} ({what}): {message}")]
     Entry {
         /// The file.
         path: PathBuf,
-        /// Position in the `entries` (or `proofs`, `effort`, `exhaust`) list, from 0.
+        /// Which list: `entry`, `proof`, `effort` or `exhaust`.
+        list: &'static str,
+        /// Position in that list, from 0.
         index: usize,
-        /// Which list and target, as far as known.
+        /// The item's piece and square, as far as they can be read.
         what: String,
         /// What is wrong.
         message: String,

@@ -332,16 +332,17 @@ impl Ctx<'_> {
     fn each<T>(
         &self,
         items: Vec<Value>,
-        kind: &str,
+        kind: &'static str,
         f: fn(&Self, Value) -> Result<T, String>,
     ) -> Result<Vec<T>, TableError> {
         items
             .into_iter()
             .enumerate()
             .map(|(index, item)| {
-                let what = describe(kind, &item);
+                let what = describe(&item);
                 f(self, item).map_err(|message| TableError::Entry {
                     path: self.path.to_path_buf(),
+                    list: kind,
                     index,
                     what,
                     message,
@@ -472,14 +473,14 @@ impl Entry {
 }
 
 /// "rook a8" from a raw list item, as far as it can be read, for error messages.
-fn describe(kind: &str, item: &Value) -> String {
+fn describe(item: &Value) -> String {
     let field = |k: &str| {
         item.get(k)
             .and_then(Value::as_str)
             .unwrap_or("?")
             .to_string()
     };
-    format!("{kind} {} {}", field("piece"), field("square"))
+    format!("{} {}", field("piece"), field("square"))
 }
 
 #[cfg(test)]
