@@ -1,0 +1,44 @@
+//! The curated store in `results/best.json`: what the repo ships must stay sound.
+
+use std::path::Path;
+
+use magichunt::attacks::relevant_mask;
+use magichunt::store::Store;
+use magichunt::{magic, published, Target};
+
+#[test]
+fn shipped_store_is_complete_verified_and_says_how_each_magic_was_found() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/best.json");
+    let store = Store::load(&path).expect("the shipped store loads (every entry re-verified)");
+    for t in Target::all() {
+        let e = store.best(t).unwrap_or_else(|| panic!("{t} missing"));
+        assert!(magic::verify(t, e.bits, e.magic).is_ok(), "{t}");
+        assert!(
+            e.bits <= relevant_mask(t.piece, t.square).count(),
+            "{t} above its popcount"
+        );
+        if let Some(p) = store.proven_none(t) {
+            assert!(
+                e.bits > p,
+                "{t} at {} bits contradicts a proof of none at {p}",
+                e.bits
+            );
+        }
+        let m = e
+            .method
+            .as_ref()
+            .unwrap_or_else(|| panic!("{t} has no method"));
+        assert!(
+            m.seed.is_some() && m.run.is_some(),
+            "{t}: family, seed and run recorded"
+        );
+        assert!(e.found_at.is_some(), "{t} has no found_at");
+        // Never copied: no shipped magic is the published record's own number.
+        let rec = published::best(t).unwrap();
+        assert!(
+            e.magic != rec.magic || e.bits > rec.bits,
+            "{t} equals the published record"
+        );
+        assert!(store.work(t).0 > 0, "{t}: no effort recorded");
+    }
+}
