@@ -67,26 +67,44 @@ impl Family {
         }
     }
 
-    /// Draws one candidate (for the full period of 64 bits).
-    #[inline]
-    pub fn draw(&self, rng: &mut Xoshiro256PlusPlus) -> u64 {
-        self.draw_in(rng, 64)
-    }
-
     /// Draws one candidate whose bits at and above `period` (1 to 64) are zero.
     #[inline]
     pub fn draw_in(&self, rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
+        /// Draws once with whatever drawer it is given.
+        struct Once<'a>(&'a mut Xoshiro256PlusPlus);
+        impl UseDraw for Once<'_> {
+            type Out = u64;
+            fn with<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(self, mut draw: F) -> u64 {
+                draw(self.0)
+            }
+        }
+        self.with_draw(period, Once(rng))
+    }
+
+    /// The one dispatch from family to drawing code: hands `user` a drawer, monomorphised per
+    /// family, whose candidates have no bits at or above `period` (1 to 64). The trial loop
+    /// and [`Family::draw_in`] both draw through here, so the tests of one test the other.
+    #[inline(always)]
+    pub(crate) fn with_draw<U: UseDraw>(&self, period: u32, user: U) -> U::Out {
         let keep = u64::MAX >> (64 - period.clamp(1, 64));
         match self {
-            Family::Sparse => sparse(rng) & keep,
-            Family::Uniform => rng.next_u64() & keep,
-            Family::Dense => dense(rng) & keep,
-            Family::NegSparse => neg_sparse(rng, period) & keep,
-            Family::TwoCluster => two_cluster(rng, period) & keep,
-            Family::Split => split(rng) & keep,
-            Family::Mutate { bases } => mutate(rng, bases, period) & keep,
+            Family::Sparse => user.with(move |r| sparse(r) & keep),
+            Family::Uniform => user.with(move |r| r.next_u64() & keep),
+            Family::Dense => user.with(move |r| dense(r) & keep),
+            Family::NegSparse => user.with(move |r| neg_sparse(r, period) & keep),
+            Family::TwoCluster => user.with(move |r| two_cluster(r, period) & keep),
+            Family::Split => user.with(move |r| split(r) & keep),
+            Family::Mutate { bases } => user.with(move |r| mutate(r, bases, period) & keep),
         }
     }
+}
+
+/// Something that runs with a drawer of candidates: see [`Family::with_draw`].
+pub(crate) trait UseDraw {
+    /// What it returns.
+    type Out;
+    /// Runs with `draw`.
+    fn with<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(self, draw: F) -> Self::Out;
 }
 
 /// AND of three draws.

@@ -13,7 +13,6 @@ mod tests;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use candidates::{task_rng, Family};
@@ -69,18 +68,33 @@ pub fn search_filtered(
     stop: &AtomicBool,
     filter: u32,
 ) -> Batch {
-    use candidates::{dense, mutate, neg_sparse, sparse, split, two_cluster};
     let period = 64 - pad.mask().trailing_zeros();
-    let keep = pad.period_mask();
-    let f = filter;
-    match family {
-        Family::Sparse => run(pad, rng, n, stop, f, |r| sparse(r) & keep),
-        Family::Uniform => run(pad, rng, n, stop, f, |r| r.next_u64() & keep),
-        Family::Dense => run(pad, rng, n, stop, f, |r| dense(r) & keep),
-        Family::NegSparse => run(pad, rng, n, stop, f, |r| neg_sparse(r, period) & keep),
-        Family::TwoCluster => run(pad, rng, n, stop, f, |r| two_cluster(r, period) & keep),
-        Family::Split => run(pad, rng, n, stop, f, |r| split(r) & keep),
-        Family::Mutate { bases } => run(pad, rng, n, stop, f, |r| mutate(r, bases, period) & keep),
+    family.with_draw(
+        period,
+        Trial {
+            pad,
+            rng,
+            n,
+            stop,
+            filter,
+        },
+    )
+}
+
+/// A batch of trials waiting for its drawer (see [`Family::with_draw`]).
+struct Trial<'a> {
+    pad: &'a mut Scratchpad,
+    rng: &'a mut Xoshiro256PlusPlus,
+    n: u64,
+    stop: &'a AtomicBool,
+    filter: u32,
+}
+
+impl candidates::UseDraw for Trial<'_> {
+    type Out = Batch;
+    #[inline(always)]
+    fn with<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(self, draw: F) -> Batch {
+        run(self.pad, self.rng, self.n, self.stop, self.filter, draw)
     }
 }
 
