@@ -32,10 +32,9 @@ pub struct Scratchpad {
     target: Target,
     bits: u32,
     mask: u64,
-    /// Non-empty subsets in check order.
-    occ: Vec<u64>,
-    /// Their attack-set ids, same order.
-    id: Vec<u32>,
+    /// Non-empty subsets in check order, each with its attack-set id (one array, so the
+    /// trial loop walks one pointer).
+    order: Vec<(u64, u32)>,
     /// The id of the empty subset's attack set (it always lands on slot 0).
     empty_id: u32,
     /// The stamped slots: `stamp << ID_BITS | id`; only the first `1 << bits` are used.
@@ -57,13 +56,12 @@ impl Scratchpad {
     pub fn new(target: Target, bits: u32) -> Scratchpad {
         assert!((1..=12).contains(&bits), "bits {bits}");
         let pairs = Occupancies::new(target);
-        let (occ, id, empty_id, distinct) = check_order(&pairs);
+        let (order, empty_id, distinct) = check_order(&pairs);
         Scratchpad {
             target,
             bits,
             mask: pairs.mask.0,
-            occ,
-            id,
+            order,
             empty_id,
             table: Box::new([0; SLOTS]),
             stamp: 0,
@@ -132,9 +130,7 @@ impl Scratchpad {
         let table = &mut *self.table;
         table[0] = stamp | self.empty_id;
         let shift = 64 - self.bits;
-        for (k, (&o, &id)) in self.occ.iter().zip(&self.id).enumerate() {
-            // The one index formula (subsets are inside the mask); `& (SLOTS - 1)` only lets the
-            // compiler drop the bounds check.
+        for (k, &(o, id)) in self.order.iter().enumerate() {
             let i = magic::index_masked(o, magic, shift) & (SLOTS - 1);
             let key = stamp | id;
             let held = table[i];
@@ -153,8 +149,7 @@ impl Scratchpad {
     #[inline]
     fn promote(&mut self, k: usize) {
         let to = k / 2;
-        self.occ.swap(k, to);
-        self.id.swap(k, to);
+        self.order.swap(k, to);
     }
 
     /// Advances the stamp; on wrap-around clears the table once and starts again.
@@ -182,46 +177,66 @@ pub fn period_mask(mask: u64) -> u64 {
 }
 
 /// The check order: non-empty subsets grouped by attack set, groups from the rarest, taken
-/// round-robin. Returns (subsets, ids, id of the empty subset's set, distinct sets).
-fn check_order(pairs: &Occupancies) -> (Vec<u64>, Vec<u32>, u32, usize) {
-    // Attack set -> id through a small open-addressing table (no hashing library: building a
-    // pad for all 128 targets is part of the all-squares benchmark).
+/// round-robin. Returns (subsets with their ids, id of the empty subset's set, distinct sets).
+///
+/// Linear in the subsets and allocation-light (one flat array, no list per group): building
+/// the pads of all 128 targets is part of the all-squares benchmark.
+fn check_order(pairs: &Occupancies) -> (Vec<(u64, u32)>, u32, usize) {
+    // Attack set -> id through a small open-addressing table (no hashing library).
     const HASH_BITS: u32 = 11;
     let mut keys = [0u64; 1 << HASH_BITS];
     let mut vals = [u32::MAX; 1 << HASH_BITS];
-    let mut groups: Vec<Vec<u64>> = Vec::new();
+    let mut sizes: Vec<u32> = Vec::new();
     let mut ids = Vec::with_capacity(pairs.pairs.len());
-    for &(sub, att) in &pairs.pairs {
+    for &(_, att) in &pairs.pairs {
         let mut h = (att.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - HASH_BITS)) as usize;
         while vals[h] != u32::MAX && keys[h] != att.0 {
             h = (h + 1) & ((1 << HASH_BITS) - 1);
         }
         if vals[h] == u32::MAX {
             keys[h] = att.0;
-            vals[h] = groups.len() as u32;
-            groups.push(Vec::new());
+            vals[h] = sizes.len() as u32;
+            sizes.push(0);
             assert!(
-                groups.len() <= (ID_MASK as usize + 1).min(1 << (HASH_BITS - 1)),
+                sizes.len() <= (ID_MASK as usize + 1).min(1 << (HASH_BITS - 1)),
                 "too many attack sets"
             );
         }
-        groups[vals[h] as usize].push(sub.0);
+        sizes[vals[h] as usize] += 1;
         ids.push(vals[h]);
     }
-    let empty_id = ids[0];
-    let mut order: Vec<u32> = (0..groups.len() as u32).collect();
-    order.sort_by_key(|&g| (groups[g as usize].len(), g));
-    let (mut occ, mut id) = (Vec::new(), Vec::new());
-    let longest = groups.iter().map(Vec::len).max().unwrap_or(0);
-    for round in 0..longest {
-        for &g in &order {
-            if let Some(&sub) = groups[g as usize].get(round) {
-                if sub != 0 {
-                    occ.push(sub);
-                    id.push(g);
-                }
+    // The members of every group, contiguous, in carry-rippler order within a group.
+    let mut start: Vec<usize> = Vec::with_capacity(sizes.len() + 1);
+    let mut total = 0;
+    for &size in &sizes {
+        start.push(total);
+        total += size as usize;
+    }
+    let mut fill = start.clone();
+    let mut members = vec![0u64; total];
+    for (&(sub, _), &g) in pairs.pairs.iter().zip(&ids) {
+        members[fill[g as usize]] = sub.0;
+        fill[g as usize] += 1;
+    }
+    let mut order: Vec<u32> = (0..sizes.len() as u32).collect();
+    order.sort_by_key(|&g| (sizes[g as usize], g));
+    // Round-robin from the rarest; groups sorted by size run out in order, so the live ones
+    // are always a suffix of `order`.
+    let mut checks = Vec::with_capacity(total);
+    let mut live = 0;
+    for round in 0.. {
+        while live < order.len() && sizes[order[live] as usize] as usize <= round {
+            live += 1;
+        }
+        if live == order.len() {
+            break;
+        }
+        for &g in &order[live..] {
+            let sub = members[start[g as usize] + round];
+            if sub != 0 {
+                checks.push((sub, g));
             }
         }
     }
-    (occ, id, empty_id, groups.len())
+    (checks, ids[0], sizes.len())
 }
