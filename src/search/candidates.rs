@@ -20,6 +20,11 @@ pub enum Family {
     /// AND of three uniform draws: about 8 of 64 bits set. The classic choice for
     /// popcount-bit targets.
     Sparse,
+    /// Ten bit positions, each uniform over 0..63 (six bits of one draw apiece), those
+    /// inside the period set: at most ten bits. The best family found for popcount rooks
+    /// (about 25 % fewer tries per magic than [`Family::Sparse`], from one draw instead of
+    /// three).
+    Scatter,
     /// One uniform draw.
     Uniform,
     /// OR of two uniform draws: about 48 of 64 bits set. Reduced-bit magics are often dense.
@@ -31,6 +36,12 @@ pub enum Family {
     /// cluster 10 to 20 bits below the period: the tighter template of the rook rank 7/8
     /// records.
     TwoCluster,
+    /// `2^a + (L << 16) - s`: one bit `a` 5 to 8 below the period, a uniform block `L` from
+    /// bit 16 up to 18 below the period (inclusive), minus a small `s` (0 to 63, so the low 16 bits are
+    /// mostly ones). Every published reduced rook magic of ranks 1 and 2 (the 2026 records
+    /// d1, g1 at 10 bits, c2, d2, e2 at 9) has this shape, and only the lowest bit of its top
+    /// cluster matters.
+    Block,
     /// Uniform bits on one side of a random split point (16 to 48), sparse (AND of three) on
     /// the other: the published one-bit-short bishop magics of ranks 3 and 6 look like this.
     Split,
@@ -44,12 +55,14 @@ pub enum Family {
 
 impl Family {
     /// Every family that needs no data, in a fixed order (what [`FromStr`] accepts).
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 8] = [
         Family::Sparse,
+        Family::Scatter,
         Family::Uniform,
         Family::Dense,
         Family::NegSparse,
         Family::TwoCluster,
+        Family::Block,
         Family::Split,
     ];
 
@@ -58,10 +71,12 @@ impl Family {
     pub fn name(&self) -> &'static str {
         match self {
             Family::Sparse => "sparse",
+            Family::Scatter => "scatter",
             Family::Uniform => "uniform",
             Family::Dense => "dense",
             Family::NegSparse => "negsparse",
             Family::TwoCluster => "twocluster",
+            Family::Block => "block",
             Family::Split => "split",
             Family::Mutate { .. } => "mutate",
         }
@@ -89,10 +104,12 @@ impl Family {
         let keep = u64::MAX >> (64 - period.clamp(1, 64));
         match self {
             Family::Sparse => user.with(move |r| sparse(r) & keep),
+            Family::Scatter => user.with(move |r| scatter(r) & keep),
             Family::Uniform => user.with(move |r| r.next_u64() & keep),
             Family::Dense => user.with(move |r| dense(r) & keep),
             Family::NegSparse => user.with(move |r| neg_sparse(r, period) & keep),
             Family::TwoCluster => user.with(move |r| two_cluster(r, period) & keep),
+            Family::Block => user.with(move |r| block(r, period) & keep),
             Family::Split => user.with(move |r| split(r) & keep),
             Family::Mutate { bases } => user.with(move |r| mutate(r, bases, period) & keep),
         }
@@ -111,6 +128,13 @@ pub(crate) trait UseDraw {
 #[inline(always)]
 pub(crate) fn sparse(rng: &mut Xoshiro256PlusPlus) -> u64 {
     rng.next_u64() & rng.next_u64() & rng.next_u64()
+}
+
+/// Ten bits at positions taken six bits at a time from one draw (repeats merge).
+#[inline(always)]
+pub(crate) fn scatter(rng: &mut Xoshiro256PlusPlus) -> u64 {
+    let x = rng.next_u64();
+    (0..10).fold(0, |m, k| m | 1 << (x >> (6 * k) & 63))
 }
 
 /// OR of two draws.
@@ -165,6 +189,19 @@ fn place(cluster: u64, top_bit: u64, at: u64) -> u64 {
     } else {
         cluster >> (top_bit - at)
     }
+}
+
+/// `2^a + (L << 16) - s` from one draw: `a` is 5 to 8 below the period, `L` fills bits 16 up
+/// to 18 below the period (inclusive), `s` is below 64.
+#[inline(always)]
+pub(crate) fn block(rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
+    let r = rng.next_u64();
+    let p = u64::from(period.clamp(40, 64));
+    let a = p - 5 - (r & 3);
+    // Small offsets are likelier (d1 and e2 need 1): half the draws take `s` below 8.
+    let s = r >> 2 & if r >> 63 == 1 { 7 } else { 63 };
+    let l = (r >> 8) & ((1 << (p - 33)) - 1);
+    (1u64 << a).wrapping_add(l << 16).wrapping_sub(s)
 }
 
 /// Uniform below or above a random split, sparse on the other side.

@@ -79,11 +79,14 @@ pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
         });
     }
     let rest: &[Family] = if bits >= pop {
-        &[Family::Sparse, Family::Dense]
+        &[Family::Scatter, Family::Sparse]
     } else {
         match target.piece {
             Piece::Rook if target.square.rank() >= 6 => {
                 &[Family::TwoCluster, Family::NegSparse, Family::Dense]
+            }
+            Piece::Rook if target.square.rank() <= 1 => {
+                &[Family::Block, Family::Dense, Family::NegSparse]
             }
             Piece::Rook => &[Family::Dense, Family::NegSparse, Family::Uniform],
             Piece::Bishop if matches!(target.square.rank(), 2 | 5) => {

@@ -176,6 +176,41 @@ fn two_cluster_finds_rook_d7_at_9_bits() {
     assert!(b.found.is_some(), "not found in {} tries", b.tried);
 }
 
+/// Whether `m` (inside `period`) is `2^a + (L << 16) - s` as [`Family::Block`] draws it.
+fn is_block(m: u64, period: u32) -> bool {
+    let p = u64::from(period);
+    let x = m.wrapping_add(64) & (u64::MAX >> (64 - period));
+    let (low, hi) = (x & 0xffff, x >> 16);
+    let top = hi >> (p - 33);
+    (1..=64).contains(&low)
+        && top.is_power_of_two()
+        && (p - 8..=p - 5).contains(&(u64::from(top.trailing_zeros()) + p - 17))
+}
+
+/// Block draws have the block shape, and so do the published rank 1 and 2 records once
+/// their top cluster is cut to its lowest bit, which keeps them valid.
+#[test]
+fn block_has_the_shape_of_the_rank_1_and_2_records() {
+    let mut rng = task_rng(5, t(Piece::Rook, "d2"), 9, 0);
+    for period in [55, 63] {
+        for _ in 0..2000 {
+            assert!(is_block(Family::Block.draw_in(&mut rng, period), period));
+        }
+    }
+    for (sq, bits) in [("d1", 10), ("g1", 10), ("c2", 9), ("d2", 9), ("e2", 9)] {
+        let target = t(Piece::Rook, sq);
+        let record = published::best(target).unwrap();
+        assert_eq!(record.bits, bits);
+        let occ = Occupancies::new(target);
+        let period = 64 - occ.mask.0.trailing_zeros();
+        let x = record.magic & (u64::MAX >> (64 - period));
+        let cluster = x >> (period - 17) << (period - 17);
+        let cut = x - cluster + (cluster & cluster.wrapping_neg());
+        assert!(is_block(cut, period), "{target} {cut:#x}");
+        assert!(magic::verify_pairs(&occ, bits, cut).is_ok(), "{target} {cut:#x}");
+    }
+}
+
 /// Experiment (run by hand): tries per magic for each family on the reduced targets.
 #[test]
 #[ignore = "experiment, prints figures"]
