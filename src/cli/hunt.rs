@@ -21,6 +21,9 @@ pub enum Preset {
     /// The open targets (no magic published, none proven impossible) at one bit below the
     /// popcount: rook a1 b1 c1 e1 f1 h1 a2 b2 f2 g2 h2, bishop c1 d1.
     Overnight,
+    /// The targets where the store is behind the published records, at the record's bits
+    /// (catching up: only the bit counts come from the published tables, never a magic).
+    Records,
 }
 
 /// Arguments of `hunt`.
@@ -54,7 +57,8 @@ pub struct HuntArgs {
     /// No progress bars: one line per new best.
     #[arg(long)]
     quiet: bool,
-    /// A named selection: `overnight` hunts the open targets at one bit below the popcount.
+    /// A named selection: `overnight` hunts the open targets at one bit below the popcount;
+    /// `records` hunts, at the published record's bits, the targets where the store is behind.
     #[arg(long, value_enum)]
     preset: Option<Preset>,
 }
@@ -85,6 +89,7 @@ impl TryFrom<&HuntArgs> for HuntConfig {
             .collect();
         let select = match (a.preset, a.bits) {
             (Some(Preset::Overnight), _) => Select::Open,
+            (Some(Preset::Records), _) => Select::Records,
             (None, Some(bits)) => {
                 for &p in &pieces {
                     Target::new(p, squares[0]).check_bits(bits)?;

@@ -49,6 +49,9 @@ pub enum Select {
     Fixed(u32),
     /// The open targets at one bit below the popcount.
     Open,
+    /// The targets where the store is behind the published records, at the record's bits
+    /// (only the bit counts are taken from the published tables, never their magics).
+    Records,
 }
 
 /// One target to hunt: where it starts, and the fewest bits worth trying.
@@ -97,6 +100,10 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
         if select == Select::Open && !open.contains(&target) {
             continue;
         }
+        let record = crate::published::best(target).map(|e| e.bits);
+        if select == Select::Records && record.is_none() {
+            continue;
+        }
         let occ = Occupancies::new(target);
         let popcount = occ.mask.count();
         let floor = occ
@@ -107,6 +114,7 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
             Select::Ratchet => (stored.map_or(popcount, |b| (b - 1).min(popcount)), false),
             Select::Fixed(b) => (b, true),
             Select::Open => (popcount - 1, true),
+            Select::Records => (record.unwrap_or(popcount), true),
         };
         if bits < floor {
             if let (Select::Fixed(_), 1) = (select, targets.len()) {
@@ -411,6 +419,25 @@ mod tests {
             assert_eq!(g.bits + 1, Occupancies::new(g.target).mask.count());
             assert!(g.fixed);
         }
+    }
+
+    #[test]
+    fn records_preset_hunts_the_published_bits_where_the_store_is_behind() {
+        let all: Vec<Target> = Target::all().collect();
+        let mut store = Store::new();
+        let empty = plan(&store, &all, Select::Records).unwrap();
+        assert_eq!(empty.goals.len(), 128);
+        for g in &empty.goals {
+            assert_eq!(g.bits, crate::published::best(g.target).unwrap().bits);
+            assert!(g.fixed);
+        }
+        // A store level with the record there: that target is left out, with a note.
+        let d2 = t(Piece::Rook, "d2");
+        store.offer(crate::published::best(d2).unwrap().clone());
+        let behind = plan(&store, &all, Select::Records).unwrap();
+        assert_eq!(behind.goals.len(), 127);
+        assert!(behind.goals.iter().all(|g| g.target != d2));
+        assert!(behind.notes.iter().any(|n| n.contains("rook d2")));
     }
 
     #[test]
