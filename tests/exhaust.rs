@@ -101,7 +101,10 @@ fn bishop_h2_has_4_bit_magics_in_the_part_of_the_published_one() {
     let s = Store::load(&store).unwrap();
     let e = s.best(t).expect("an entry");
     assert_eq!(e.bits, 4);
-    assert_eq!(e.method.as_ref().unwrap().family, "exhaustive");
+    let method = e.method.as_ref().unwrap();
+    assert_eq!(method.family, "exhaustive");
+    let run = method.run.as_deref().expect("the finishing run is named");
+    assert!(run.ends_with(&format!("-exhaust-{k}of{count}")), "{run}");
     assert!(magic::verify(t, 4, e.magic).is_ok());
     let x = s.exhaust(t, 4, count as u32).unwrap();
     let part = &x.parts[&(k as u32)];

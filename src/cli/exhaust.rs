@@ -106,6 +106,8 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     let mut state = resume(target, &plan, part.as_ref())?;
+    // Names this run in the entry it may store (the run that finished the part).
+    let run = format!("{}-exhaust-{}of{}", now_rfc3339(), shard.index, shard.count);
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;
     let threads = if args.threads == 0 {
@@ -162,7 +164,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     record(&mut store, target, bits, shard, &state, finished);
     if finished {
         if let Some(b) = state.tally.best {
-            offer(&mut store, target, bits, b)?;
+            offer(&mut store, target, bits, b, &run)?;
         }
         store.settle_exhaust(&name)?;
     }
@@ -277,8 +279,8 @@ fn record(store: &mut Store, target: Target, bits: u32, shard: Shard, st: &PartS
     );
 }
 
-/// Offers the part's best magic to the store, verified first.
-fn offer(store: &mut Store, target: Target, bits: u32, b: Best) -> anyhow::Result<()> {
+/// Offers the part's best magic to the store, verified first, naming `run` as its finder.
+fn offer(store: &mut Store, target: Target, bits: u32, b: Best, run: &str) -> anyhow::Result<()> {
     let v = magic::verify(target, bits, b.magic).map_err(|c| {
         anyhow::anyhow!(
             "internal error: exhaustive search produced {} for {target} at {bits} bits, which collides at index {}",
@@ -289,7 +291,7 @@ fn offer(store: &mut Store, target: Target, bits: u32, b: Best) -> anyhow::Resul
     let method = MethodWire {
         family: "exhaustive".into(),
         seed: None,
-        run: None,
+        run: Some(run.to_owned()),
     };
     store.offer(Entry::from_verified(&v, Some(now_rfc3339()), Some(method)));
     Ok(())
