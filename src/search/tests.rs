@@ -207,7 +207,10 @@ fn block_has_the_shape_of_the_rank_1_and_2_records() {
         let cluster = x >> (period - 17) << (period - 17);
         let cut = x - cluster + (cluster & cluster.wrapping_neg());
         assert!(is_block(cut, period), "{target} {cut:#x}");
-        assert!(magic::verify_pairs(&occ, bits, cut).is_ok(), "{target} {cut:#x}");
+        assert!(
+            magic::verify_pairs(&occ, bits, cut).is_ok(),
+            "{target} {cut:#x}"
+        );
     }
 }
 
