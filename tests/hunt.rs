@@ -67,23 +67,30 @@ fn bishops_for_a_few_seconds_then_resume_adds_up() {
     assert_eq!(runs.len(), 2);
 }
 
-#[test]
-fn sigint_mid_run_exits_130_with_a_valid_store() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("best.json");
+/// Starts an open-ended bishop hunt on `path` and returns once its store exists, plus a
+/// moment so that it is mid-run (output piped, for the caller to read).
+fn bishop_hunt_past_its_first_checkpoint(path: &Path) -> std::process::Child {
     let child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
         .args(["hunt", "--quiet", "--piece", "bishop", "--store"])
-        .arg(&path)
+        .arg(path)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the hunt has stored something, then interrupt it.
     let t0 = Instant::now();
     while !path.exists() && t0.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(500));
+    child
+}
+
+#[test]
+fn sigint_mid_run_exits_130_with_a_valid_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("best.json");
+    // Interrupt it once it has stored something.
+    let child = bishop_hunt_past_its_first_checkpoint(&path);
     let kill = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -188,18 +195,7 @@ fn seeded_runs_bounded_by_tries_find_the_same_magics() {
 fn kill_9_leaves_a_valid_checkpoint_and_a_lock_the_next_run_replaces() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("best.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .args(["hunt", "--quiet", "--piece", "bishop", "--store"])
-        .arg(&path)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    while !path.exists() && t0.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
+    let mut child = bishop_hunt_past_its_first_checkpoint(&path);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     assert!(dir.path().join("best.json.lock").exists());
