@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-pub use candidates::{task_rng, Family};
+pub use candidates::{task_rng, Family, Landing};
 pub use portfolio::{neighbour_bases, portfolio, prefilter, round_family};
 pub use scratch::Scratchpad;
 
@@ -146,7 +146,7 @@ pub fn find_magic(target: Target, bits: u32, seed: u64) -> Option<Verified> {
     let never = AtomicBool::new(false);
     let mut pad = Scratchpad::new(target, bits);
     let families = portfolio(target, bits, &[]);
-    // At the popcount the first family (scatter) is the one that pays; below it, take turns.
+    // At the popcount the first family (gather) is the one that pays; below it, take turns.
     let popcount = bits >= pad.mask().count_ones();
     for round in 0..64u64 {
         let family = &families[if popcount {

@@ -6,6 +6,7 @@
 use crate::attacks::relevant_mask;
 use crate::piece::{Piece, Target};
 
+use super::candidates::Landing;
 use super::Family;
 
 /// Popcount of the top byte of `mask * magic` below which a candidate is skipped, for a
@@ -62,8 +63,8 @@ pub fn neighbour_bases(target: Target, known: &[(Target, u64)]) -> Vec<u64> {
 /// neighbour bases for mutation (see [`neighbour_bases`]). The hunter shares its time among
 /// them by what has paid.
 ///
-/// - At the popcount (or more): scatter (about a quarter fewer tries than sparse on the
-///   rooks), then sparse, the classic choice.
+/// - At the popcount (or more): gather (a sketch of the ideal magic, about ten times fewer
+///   tries than scatter on the rooks), then scatter, then sparse, the classic choice.
 /// - Rooks on ranks 7 and 8 below the popcount: two-cluster, then negated sparse, then dense:
 ///   every published record there is negated sparse.
 /// - Rooks on ranks 1 and 2 below the popcount: block (the shape of every record there),
@@ -80,6 +81,11 @@ pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
         families.push(Family::Mutate {
             bases: bases.to_vec(),
         });
+    }
+    if bits >= pop {
+        let mask = relevant_mask(target.piece, target.square).0;
+        let landing = Landing::new(mask, target.square.rank() as u8, bits);
+        families.push(Family::Gather(landing));
     }
     let rest: &[Family] = if bits >= pop {
         &[Family::Scatter, Family::Sparse]

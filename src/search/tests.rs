@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use rand_xoshiro::rand_core::RngCore;
 
 use super::*;
-use crate::attacks::Occupancies;
+use crate::attacks::{relevant_mask, Occupancies};
 use crate::magic;
 use crate::published;
 use crate::{Piece, Square};
@@ -34,7 +34,8 @@ fn fast_check_agrees_with_verify_on_every_family() {
         let pop = occ.mask.count();
         for bits in [pop, pop - 1, occ.lower_bound_bits().max(1)] {
             let mut pad = Scratchpad::new(target, bits);
-            for family in &families {
+            let landing = Landing::new(occ.mask.0, target.square.rank() as u8, bits);
+            for family in families.iter().chain([&Family::Gather(landing)]) {
                 for _ in 0..25 {
                     let m = family.draw_in(&mut rng, 64 - occ.mask.0.trailing_zeros());
                     agree(&mut pad, &occ, m);
@@ -95,6 +96,7 @@ fn families_name_and_parse_back() {
         assert_eq!(f.name().to_uppercase().parse::<Family>().unwrap(), f);
     }
     assert!("mutate".parse::<Family>().is_err());
+    assert!("gather".parse::<Family>().is_err());
     assert!("nonsense".parse::<Family>().is_err());
     assert_eq!(Family::Mutate { bases: vec![1] }.name(), "mutate");
 }
@@ -109,6 +111,63 @@ fn draws_stay_inside_the_period() {
                 assert_eq!(m & !(u64::MAX >> (64 - period)), 0, "{family} {period}");
             }
         }
+    }
+}
+
+/// Every `gather` draw is the sketch it claims: each lander sent into the index window (or
+/// dropped, when that needs a negative bit), the rank segment moved into the window whole by
+/// one bit, and nothing else.
+#[test]
+fn gather_draws_land_the_mask_in_the_window() {
+    for target in Target::all() {
+        let mask = relevant_mask(target.piece, target.square).0;
+        let bits = mask.count_ones();
+        let window = 64 - bits;
+        let segment = mask & 0xff << (8 * target.square.rank());
+        let landers: Vec<u32> = (0..64)
+            .filter(|&q| (mask & !segment) >> q & 1 == 1)
+            .collect();
+        let lands = |p: u32, q: u32| (window..64).contains(&(p + q));
+        assert_eq!(segment != 0, target.piece == Piece::Rook);
+        let landing = Landing::new(mask, target.square.rank() as u8, bits);
+        let family = Family::Gather(landing);
+        let mut rng = task_rng(9, target, bits, 0);
+        for _ in 0..300 {
+            let m = family.draw_in(&mut rng, 64 - mask.trailing_zeros());
+            let set: Vec<u32> = (0..64).filter(|&p| m >> p & 1 == 1).collect();
+            for &q in &landers {
+                assert!(
+                    q > window || set.iter().any(|&p| lands(p, q)),
+                    "{target} {m:#x}"
+                );
+            }
+            let whole = |p: u32| (0..64).all(|q| segment >> q & 1 == 0 || lands(p, q));
+            let anchored = set.iter().any(|&p| whole(p));
+            assert!(segment == 0 || anchored, "{target} {m:#x}: no anchor");
+            assert!(set.len() <= landers.len() + 1, "{target} {m:#x}");
+            for &p in &set {
+                let lander = landers.iter().any(|&q| lands(p, q));
+                assert!(lander || whole(p), "{target} {m:#x}: stray bit {p}");
+            }
+        }
+    }
+}
+
+/// `gather` alone finds a verified popcount magic for all 128 targets, quickly.
+#[test]
+fn gather_finds_every_popcount_magic() {
+    let never = AtomicBool::new(false);
+    for target in Target::all() {
+        let mask = relevant_mask(target.piece, target.square).0;
+        let bits = mask.count_ones();
+        let family = Family::Gather(Landing::new(mask, target.square.rank() as u8, bits));
+        let mut pad = Scratchpad::new(target, bits);
+        let mut rng = task_rng(11, target, bits, 0);
+        let b = search(&mut pad, &family, &mut rng, 1 << 21, &never);
+        let v = b
+            .found
+            .unwrap_or_else(|| panic!("{target}: none in {} tries", b.tried));
+        assert!(magic::verify(target, bits, v.magic).is_ok());
     }
 }
 
