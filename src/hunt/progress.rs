@@ -84,7 +84,7 @@ impl Progress {
     }
 
     /// Redraws: the overall line and the lines of the running targets (the deepest
-    /// reductions first, at most [`MAX_LINES`]).
+    /// reductions first, at most `MAX_LINES`).
     pub fn update(&mut self, o: &Overall, running: &[Line]) {
         let Progress::Bars {
             multi,
