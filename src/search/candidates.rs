@@ -3,7 +3,7 @@
 //! Every family draws for a *period*: all magics of a square are equivalent modulo
 //! `2^(64 - lowest mask square)` (every subset is a multiple of `2^lowest`), so the search
 //! draws within `period` low bits and never spends randomness on bits that cannot matter.
-//! [`Family::draw`] is the same draw for the full period of 64 bits.
+//! [`Family::draw_in`] draws for any period; a period of 64 is the whole word.
 
 use std::fmt;
 use std::str::FromStr;
