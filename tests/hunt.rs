@@ -207,3 +207,21 @@ fn kill_9_leaves_a_valid_checkpoint_and_a_lock_the_next_run_replaces() {
         assert!(after.best(e.target).unwrap().rank() <= e.rank());
     }
 }
+
+/// `--preset records` on a store level with the records everywhere (the shipped one) says so
+/// in two lines and leaves the store byte for byte as it was.
+#[test]
+fn records_preset_on_a_level_store_has_nothing_to_hunt() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("best.json");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/best.json");
+    std::fs::copy(&shipped, &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let out = hunt(&path, &["--preset", "records"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nothing to hunt"), "{}", text(&out));
+    assert!(err.contains("and 120 more"), "{}", text(&out));
+    assert_eq!(err.lines().count(), 2, "{}", text(&out));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}

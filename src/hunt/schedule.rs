@@ -147,11 +147,14 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
             first_stream: store.work_at(target, bits).0.div_ceil(SLICE),
         });
     }
+    // One line each: long lists (a level store under `--preset records`) name the first few.
     let list = |v: &[Target]| {
-        v.iter()
-            .map(Target::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
+        const SHOWN: usize = 8;
+        let names: Vec<String> = v.iter().take(SHOWN).map(Target::to_string).collect();
+        match v.len() {
+            n if n > SHOWN => format!("{} and {} more", names.join(", "), n - SHOWN),
+            _ => names.join(", "),
+        }
     };
     if !proven.is_empty() {
         plan.notes.push(format!(
