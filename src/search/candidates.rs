@@ -11,6 +11,7 @@ use std::str::FromStr;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::attacks::relevant_mask;
 use crate::error::ParseError;
 use crate::piece::Target;
 
@@ -259,13 +260,13 @@ pub struct Landing {
 }
 
 impl Landing {
-    /// The landing plan of `mask` (a relevant mask on `rank`, 0 to 7) at `bits` index bits
-    /// (1 to 64).
+    /// The landing plan of `target`'s relevant mask at `bits` index bits (1 to 64).
     #[must_use]
-    pub fn new(mask: u64, rank: u8, bits: u32) -> Landing {
+    pub fn new(target: Target, bits: u32) -> Landing {
+        let mask = relevant_mask(target.piece, target.square).0;
         let bits = bits.clamp(1, 64);
         let window = 64 - bits;
-        let segment = mask & 0xff << (8 * u32::from(rank));
+        let segment = mask & 0xff << (8 * target.square.rank());
         let anchor = if segment == 0 {
             (0, 0)
         } else {

@@ -83,9 +83,7 @@ pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
         });
     }
     if bits >= pop {
-        let mask = relevant_mask(target.piece, target.square).0;
-        let landing = Landing::new(mask, target.square.rank() as u8, bits);
-        families.push(Family::Gather(landing));
+        families.push(Family::Gather(Landing::new(target, bits)));
     }
     let rest: &[Family] = if bits >= pop {
         &[Family::Scatter, Family::Sparse]

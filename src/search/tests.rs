@@ -34,8 +34,8 @@ fn fast_check_agrees_with_verify_on_every_family() {
         let pop = occ.mask.count();
         for bits in [pop, pop - 1, occ.lower_bound_bits().max(1)] {
             let mut pad = Scratchpad::new(target, bits);
-            let landing = Landing::new(occ.mask.0, target.square.rank() as u8, bits);
-            for family in families.iter().chain([&Family::Gather(landing)]) {
+            let gather = Family::Gather(Landing::new(target, bits));
+            for family in families.iter().chain([&gather]) {
                 for _ in 0..25 {
                     let m = family.draw_in(&mut rng, 64 - occ.mask.0.trailing_zeros());
                     agree(&mut pad, &occ, m);
@@ -129,8 +129,7 @@ fn gather_draws_land_the_mask_in_the_window() {
             .collect();
         let lands = |p: u32, q: u32| (window..64).contains(&(p + q));
         assert_eq!(segment != 0, target.piece == Piece::Rook);
-        let landing = Landing::new(mask, target.square.rank() as u8, bits);
-        let family = Family::Gather(landing);
+        let family = Family::Gather(Landing::new(target, bits));
         let mut rng = task_rng(9, target, bits, 0);
         for _ in 0..300 {
             let m = family.draw_in(&mut rng, 64 - mask.trailing_zeros());
@@ -158,9 +157,8 @@ fn gather_draws_land_the_mask_in_the_window() {
 fn gather_finds_every_popcount_magic() {
     let never = AtomicBool::new(false);
     for target in Target::all() {
-        let mask = relevant_mask(target.piece, target.square).0;
-        let bits = mask.count_ones();
-        let family = Family::Gather(Landing::new(mask, target.square.rank() as u8, bits));
+        let bits = relevant_mask(target.piece, target.square).count();
+        let family = Family::Gather(Landing::new(target, bits));
         let mut pad = Scratchpad::new(target, bits);
         let mut rng = task_rng(11, target, bits, 0);
         let b = search(&mut pad, &family, &mut rng, 1 << 21, &never);
