@@ -130,19 +130,19 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     for n in &the_plan.notes {
         progress.note(&format!("magichunt: {n}"));
     }
-    if the_plan.goals.is_empty() {
-        progress.note("magichunt: nothing to hunt: every target is already at its goal");
+    let goals = the_plan.goals.len();
+    progress.note(&if goals == 0 {
+        "magichunt: nothing to hunt: every target is already at its goal".to_string()
     } else {
-        progress.note(&format!(
-        "magichunt: hunting {} target{} on {} threads, seed {} (--seed {} reproduces it), store {}",
-        the_plan.goals.len(),
-        if the_plan.goals.len() == 1 { "" } else { "s" },
-        cfg.threads,
-        cfg.seed,
-        cfg.seed,
-        cfg.store.display()
-    ));
-    }
+        format!(
+            "magichunt: hunting {goals} target{} on {} threads, seed {} (--seed {} reproduces it), store {}",
+            if goals == 1 { "" } else { "s" },
+            cfg.threads,
+            cfg.seed,
+            cfg.seed,
+            cfg.store.display()
+        )
+    });
     // Mutation starts only from magics in the store (and those found during the run): what
     // the hunter reaches is its own work. A user who wants published starting points merges
     // a published table into the store first.

@@ -83,24 +83,22 @@ pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
         });
     }
     if bits >= pop {
-        families.push(Family::Gather(Landing::new(target, bits)));
+        let gather = Family::Gather(Landing::new(target, bits));
+        families.extend([gather, Family::Scatter, Family::Sparse]);
+        return families;
     }
-    let rest: &[Family] = if bits >= pop {
-        &[Family::Scatter, Family::Sparse]
-    } else {
-        match target.piece {
-            Piece::Rook if target.square.rank() >= 6 => {
-                &[Family::TwoCluster, Family::NegSparse, Family::Dense]
-            }
-            Piece::Rook if target.square.rank() <= 1 => {
-                &[Family::Block, Family::Dense, Family::NegSparse]
-            }
-            Piece::Rook => &[Family::Dense, Family::NegSparse, Family::Uniform],
-            Piece::Bishop if matches!(target.square.rank(), 2 | 5) => {
-                &[Family::Split, Family::Uniform, Family::Dense]
-            }
-            Piece::Bishop => &[Family::Dense, Family::Uniform],
+    let rest: &[Family] = match target.piece {
+        Piece::Rook if target.square.rank() >= 6 => {
+            &[Family::TwoCluster, Family::NegSparse, Family::Dense]
         }
+        Piece::Rook if target.square.rank() <= 1 => {
+            &[Family::Block, Family::Dense, Family::NegSparse]
+        }
+        Piece::Rook => &[Family::Dense, Family::NegSparse, Family::Uniform],
+        Piece::Bishop if matches!(target.square.rank(), 2 | 5) => {
+            &[Family::Split, Family::Uniform, Family::Dense]
+        }
+        Piece::Bishop => &[Family::Dense, Family::Uniform],
     };
     families.extend_from_slice(rest);
     families
