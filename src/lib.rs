@@ -25,6 +25,7 @@ pub mod lock;
 pub mod magic;
 pub mod piece;
 pub mod published;
+pub mod question;
 pub mod search;
 pub mod square;
 pub mod store;
@@ -33,4 +34,5 @@ pub mod timefmt;
 
 pub use bitboard::Bitboard;
 pub use piece::{Piece, Target};
+pub use question::{Formula, Question};
 pub use square::Square;

@@ -6,26 +6,36 @@ use crate::attacks::Occupancies;
 use crate::bitboard::Bitboard;
 use crate::error::ParseError;
 use crate::piece::Target;
+use crate::question::{Formula, Question};
 
 /// Table slot of occupancy `occ` under `magic` with `bits` index bits:
 /// `((occ & mask) * magic) >> (64 - bits)`, the product taken modulo 2^64.
 ///
-/// This and [`index_masked`], which it calls, are the only copy of the formula: the search,
-/// verify, exhaust, the store loader and the tests of the generated code all call them.
-/// `bits` must be 1 to 64.
+/// This, [`index_with`] and [`index_masked`], which they call, are the only copy of the
+/// formula: the search, verify, exhaust, prove, the store loader and the tests of the generated
+/// code all call them. `bits` must be 1 to 64.
 #[inline(always)]
 #[must_use]
 pub const fn index(occ: u64, mask: u64, magic: u64, bits: u32) -> usize {
-    index_masked(occ & mask, magic, 64 - bits)
+    index_with(Formula::Plain, occ, mask, magic, bits)
 }
 
-/// [`index`] for an occupancy already inside the mask, with `shift = 64 - bits` computed once:
-/// `(occ * magic) >> shift`. The trial loops call this: their subsets are built inside the
-/// mask, and the extra `& mask` measured 12 to 28 % slower there.
+/// [`index`] under either [`Formula`]: `(key * magic) >> (64 - bits)` with the formula's key
+/// (`occ & mask` for plain magics, `occ | !mask` for black ones).
 #[inline(always)]
 #[must_use]
-pub const fn index_masked(occ_in_mask: u64, magic: u64, shift: u32) -> usize {
-    (occ_in_mask.wrapping_mul(magic) >> shift) as usize
+pub const fn index_with(formula: Formula, occ: u64, mask: u64, magic: u64, bits: u32) -> usize {
+    index_masked(formula.key(occ, mask), magic, 64 - bits)
+}
+
+/// [`index`] for a key already computed (for a plain magic, an occupancy already inside the
+/// mask), with `shift = 64 - bits` computed once: `(key * magic) >> shift`. The trial loops
+/// call this: their subsets are built inside the mask, and the extra `& mask` measured 12 to
+/// 28 % slower there.
+#[inline(always)]
+#[must_use]
+pub const fn index_masked(key: u64, magic: u64, shift: u32) -> usize {
+    (key.wrapping_mul(magic) >> shift) as usize
 }
 
 /// Parses a magic from `0x` hex (up to 16 digits, any case) or decimal (below 2^64).
@@ -62,6 +72,8 @@ pub struct Verified {
     pub target: Target,
     /// Index bits.
     pub bits: u32,
+    /// The index formula it was verified under.
+    pub formula: Formula,
     /// The multiplier.
     pub magic: u64,
     /// Distinct slots written.
@@ -99,6 +111,19 @@ pub fn verify(target: Target, bits: u32, magic: u64) -> Result<Verified, Collisi
     verify_pairs(&Occupancies::new(target), bits, magic)
 }
 
+/// [`verify`] of a magic as an answer to `question`, under its formula.
+///
+/// # Errors
+/// The first destructive [`Collision`].
+pub fn verify_question(question: Question, magic: u64) -> Result<Verified, Collision> {
+    verify_pairs_with(
+        &Occupancies::new(question.target),
+        question.bits,
+        question.formula,
+        magic,
+    )
+}
+
 /// [`verify`] on pairs already built (saves rebuilding them when checking many magics of one
 /// target).
 ///
@@ -108,6 +133,22 @@ pub fn verify(target: Target, bits: u32, magic: u64) -> Result<Verified, Collisi
 /// # Panics
 /// If `bits` is not 1 to 64.
 pub fn verify_pairs(occ: &Occupancies, bits: u32, magic: u64) -> Result<Verified, Collision> {
+    verify_pairs_with(occ, bits, Formula::Plain, magic)
+}
+
+/// [`verify_pairs`] under either formula: the one implementation of verify.
+///
+/// # Errors
+/// The first destructive [`Collision`].
+///
+/// # Panics
+/// If `bits` is not 1 to 64.
+pub fn verify_pairs_with(
+    occ: &Occupancies,
+    bits: u32,
+    formula: Formula,
+    magic: u64,
+) -> Result<Verified, Collision> {
     assert!((1..=64).contains(&bits), "bits {bits} out of range");
     // A flat table up to 16 bits (every real target): a hash map costs more than the search
     // that found the magic.
@@ -118,7 +159,7 @@ pub fn verify_pairs(occ: &Occupancies, bits: u32, magic: u64) -> Result<Verified
     let mut max_index = 0;
     let mut constructive = 0;
     for &(sub, att) in &occ.pairs {
-        let i = index(sub.0, occ.mask.0, magic, bits);
+        let i = index_with(formula, sub.0, occ.mask.0, magic, bits);
         let slot = if flat {
             &mut table[i]
         } else {
@@ -143,6 +184,7 @@ pub fn verify_pairs(occ: &Occupancies, bits: u32, magic: u64) -> Result<Verified
     Ok(Verified {
         target: occ.target,
         bits,
+        formula,
         magic,
         used_slots,
         max_index: max_index as u32,
@@ -161,11 +203,19 @@ mod tests {
 
     /// The direct definition: every pair of subsets, no table.
     fn pairwise_valid(target: Target, bits: u32, magic: u64) -> bool {
+        pairwise_valid_with(target, bits, Formula::Plain, magic)
+    }
+
+    fn pairwise_valid_with(target: Target, bits: u32, formula: Formula, magic: u64) -> bool {
         let occ = Occupancies::new(target);
+        let key = |o: u64| match formula {
+            Formula::Plain => o & occ.mask.0,
+            Formula::Black => o | !occ.mask.0,
+        };
         let idx: Vec<usize> = occ
             .pairs
             .iter()
-            .map(|p| index(p.0 .0, occ.mask.0, magic, bits))
+            .map(|p| (key(p.0 .0).wrapping_mul(magic) >> (64 - bits)) as usize)
             .collect();
         for i in 0..occ.pairs.len() {
             for j in i + 1..occ.pairs.len() {
@@ -246,6 +296,34 @@ mod tests {
             }
         }
         // The test means something only if both verdicts occur.
+        assert!(valid > 0 && invalid > 0, "valid {valid} invalid {invalid}");
+    }
+
+    /// Black magics of the published shared table (Annuss and Fiekas, 2017) verify under the
+    /// black formula at their fixed shift, and not under the plain one; flipped bits are judged
+    /// as the pairwise definition says.
+    #[test]
+    fn black_magics_verify_under_their_formula() {
+        let cases = [
+            (t(Piece::Rook, "a1"), 12, 0x80280013ff84ffffu64),
+            (t(Piece::Bishop, "a1"), 9, 0xa7020080601803d8),
+        ];
+        let (mut valid, mut invalid) = (0, 0);
+        for (target, bits, magic) in cases {
+            let q = Question::new(target, bits, Formula::Black).unwrap();
+            let v = verify_question(q, magic).unwrap();
+            assert_eq!(v.formula, Formula::Black);
+            for bit in 0..64 {
+                let m = magic ^ (1 << bit);
+                let fast = verify_question(q, m).is_ok();
+                assert_eq!(fast, pairwise_valid_with(target, bits, Formula::Black, m));
+                if fast {
+                    valid += 1;
+                } else {
+                    invalid += 1;
+                }
+            }
+        }
         assert!(valid > 0 && invalid > 0, "valid {valid} invalid {invalid}");
     }
 }
