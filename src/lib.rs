@@ -24,6 +24,7 @@ pub mod interrupt;
 pub mod lock;
 pub mod magic;
 pub mod piece;
+pub mod prove;
 pub mod published;
 pub mod question;
 pub mod search;

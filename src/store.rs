@@ -10,6 +10,8 @@ use crate::error::{SaveError, TableError};
 use crate::magic::format_magic;
 use crate::piece::Target;
 use crate::published;
+use crate::question::{Formula, Question};
+use crate::table::sat::{Sat, SatAnswer};
 use crate::table::{Effort, Entry, Exhaust, Proof, Table};
 
 /// What [`Store::offer`] did with a magic.
@@ -34,9 +36,10 @@ pub enum Offer {
 pub struct Store {
     meta: BTreeMap<String, serde_json::Value>,
     entries: BTreeMap<Target, Entry>,
-    proofs: BTreeMap<Target, Proof>,
+    proofs: BTreeMap<(Target, Formula), Proof>,
     effort: BTreeMap<(Target, u32, String), Effort>,
     exhaust: BTreeMap<(Target, u32, u32), Exhaust>,
+    sat: BTreeMap<(Question, u32), Sat>,
 }
 
 impl Store {
@@ -80,6 +83,9 @@ impl Store {
         for x in table.exhaust {
             store.exhaust.insert((x.target, x.bits, x.shards), x);
         }
+        for x in table.sat {
+            store.sat.insert((x.question, x.shards), x);
+        }
         Ok(store)
     }
 
@@ -92,6 +98,7 @@ impl Store {
             proofs: self.proofs.values().cloned().collect(),
             effort: self.effort.values().cloned().collect(),
             exhaust: self.exhaust.values().cloned().collect(),
+            sat: self.sat.values().cloned().collect(),
         }
     }
 
@@ -198,12 +205,14 @@ impl Store {
         self.proofs.values()
     }
 
-    /// Records a proof of none, keeping the strongest (highest bits) per target.
+    /// Records a proof of none, keeping the strongest (highest bits) per target and formula.
     ///
     /// # Errors
-    /// [`TableError::Conflict`] when the store holds a magic at `proof.bits` or fewer.
+    /// [`TableError::Conflict`] when the store holds a magic at `proof.bits` or fewer (of the
+    /// proof's formula).
     pub fn add_proof(&mut self, proof: Proof, name: &str) -> Result<(), TableError> {
-        if let Some(e) = self.entries.get(&proof.target) {
+        let plain = proof.formula == Formula::Plain;
+        if let Some(e) = self.entries.get(&proof.target).filter(|_| plain) {
             if e.bits <= proof.bits {
                 return Err(TableError::Conflict(format!(
                     "{name}: proof that no {}-bit magic exists for {} contradicts the verified magic {} at {} bits",
@@ -214,20 +223,29 @@ impl Store {
                 )));
             }
         }
-        match self.proofs.get(&proof.target) {
+        let key = (proof.target, proof.formula);
+        match self.proofs.get(&key) {
             Some(old) if old.bits >= proof.bits => {}
             _ => {
-                self.proofs.insert(proof.target, proof);
+                self.proofs.insert(key, proof);
             }
         }
         Ok(())
     }
 
-    /// The highest bit count proven impossible for `target`, by this store or the shipped
-    /// published proofs; no magic exists at that many bits or fewer.
+    /// The store's own proof of none for `question` (at its bits or more), if any.
+    #[must_use]
+    pub fn proof_of(&self, question: Question) -> Option<&Proof> {
+        self.proofs
+            .get(&(question.target, question.formula))
+            .filter(|p| p.bits >= question.bits)
+    }
+
+    /// The highest bit count proven impossible for plain magics of `target`, by this store or
+    /// the shipped published proofs; no magic exists at that many bits or fewer.
     #[must_use]
     pub fn proven_none(&self, target: Target) -> Option<u32> {
-        let own = self.proofs.get(&target).map(|p| p.bits);
+        let own = self.proofs.get(&(target, Formula::Plain)).map(|p| p.bits);
         let published = published::proof(target).map(|p| p.bits);
         own.max(published)
     }
@@ -269,18 +287,38 @@ impl Store {
             .map(|x| (x.target, x.bits, x.shards))
             .collect();
         for (target, bits, shards) in complete {
-            if self.proofs.get(&target).is_some_and(|p| p.bits >= bits) {
+            if self
+                .proofs
+                .get(&(target, Formula::Plain))
+                .is_some_and(|p| p.bits >= bits)
+            {
                 continue;
             }
             let method = format!(
                 "exhaustive search of one period, low bits first (magichunt {}, {shards} parts)",
                 env!("CARGO_PKG_VERSION")
             );
+            let mut extra = BTreeMap::new();
+            extra.insert(
+                "command".to_string(),
+                format!(
+                    "magichunt exhaust --piece {} --square {} --bits {bits}{}",
+                    target.piece,
+                    target.square,
+                    if shards > 1 {
+                        format!(" --shard K/{shards} (K = 1..{shards})")
+                    } else {
+                        String::new()
+                    }
+                )
+                .into(),
+            );
             let proof = Proof {
                 target,
                 bits,
+                formula: Formula::Plain,
                 method: Some(method),
-                extra: BTreeMap::new(),
+                extra,
             };
             self.add_proof(proof, name)?;
             newly.push((target, bits));
@@ -298,13 +336,13 @@ impl Store {
     pub fn merge(&mut self, other: Store, mine: &str, theirs: &str) -> Result<(), TableError> {
         for p in other.proofs.values() {
             if let Some(e) = self.entries.get(&p.target) {
-                if e.bits <= p.bits {
+                if p.formula == Formula::Plain && e.bits <= p.bits {
                     return Err(conflict(p, theirs, e, mine));
                 }
             }
         }
         for e in other.entries.values() {
-            if let Some(p) = self.proofs.get(&e.target) {
+            if let Some(p) = self.proofs.get(&(e.target, Formula::Plain)) {
                 if e.bits <= p.bits {
                     return Err(conflict(p, mine, e, theirs));
                 }
@@ -339,11 +377,136 @@ impl Store {
                 }
             }
         }
+        for (k, x) in other.sat {
+            let mine_x = self.sat.entry(k).or_insert_with(|| Sat {
+                parts: BTreeMap::new(),
+                ..x.clone()
+            });
+            for (shard, part) in x.parts {
+                match mine_x.parts.get(&shard) {
+                    None => {
+                        mine_x.parts.insert(shard, part);
+                    }
+                    Some(old) if old.answer == part.answer => {}
+                    Some(old) => {
+                        return Err(TableError::Conflict(format!(
+                        "{mine} and {theirs} disagree on part {shard}/{} of {}: {:?} against {:?}",
+                        mine_x.shards, mine_x.question, old.answer, part.answer
+                    )))
+                    }
+                }
+            }
+        }
         for (k, v) in other.meta {
             self.meta.entry(k).or_insert(v);
         }
-        self.settle_exhaust(&format!("{mine} + {theirs}"))?;
+        let name = format!("{mine} + {theirs}");
+        self.settle_exhaust(&name)?;
+        self.settle_sat(&name)?;
         Ok(())
+    }
+
+    /// The SAT settlement of `question` in `shards` parts.
+    #[must_use]
+    pub fn sat(&self, question: Question, shards: u32) -> Option<&Sat> {
+        self.sat.get(&(question, shards))
+    }
+
+    /// All SAT settlements.
+    pub fn sats(&self) -> impl Iterator<Item = &Sat> {
+        self.sat.values()
+    }
+
+    /// The SAT settlement of `question` in `shards` parts, created empty if absent.
+    pub fn sat_mut(&mut self, question: Question, shards: u32) -> &mut Sat {
+        self.sat
+            .entry((question, shards))
+            .or_insert_with(|| Sat::new(question, shards))
+    }
+
+    /// Turns every SAT settlement whose parts are all "none" into a proof of none, naming the
+    /// solver, the encoding, the checker and the CNF hash of every part. Returns the questions
+    /// newly proven.
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] if such a proof contradicts a stored magic.
+    pub fn settle_sat(&mut self, name: &str) -> Result<Vec<Question>, TableError> {
+        let done: Vec<Proof> = self
+            .sat
+            .values()
+            .filter(|x| x.proves_none())
+            .filter(|x| self.proof_of(x.question).is_none())
+            .map(sat_proof)
+            .collect();
+        let mut newly = Vec::new();
+        for proof in done {
+            newly.push(proof.question());
+            self.add_proof(proof, name)?;
+        }
+        Ok(newly)
+    }
+}
+
+/// The proof of none a complete SAT settlement gives.
+fn sat_proof(x: &Sat) -> Proof {
+    let q = x.question;
+    let first = &x.parts[&1].wire;
+    let list = |f: &dyn Fn(&crate::table::sat::SatPart) -> String| -> serde_json::Value {
+        if x.shards == 1 {
+            f(&x.parts[&1]).into()
+        } else {
+            x.parts.values().map(f).collect::<Vec<_>>().into()
+        }
+    };
+    let certificate = |p: &crate::table::sat::SatPart| match &p.answer {
+        SatAnswer::None { certificate } => certificate.clone(),
+        SatAnswer::Exists { .. } => unreachable!("a proof of none has no magic"),
+    };
+    let conflicts: u64 = x.parts.values().map(|p| p.wire.conflicts).sum();
+    let seconds: f64 = x.parts.values().map(|p| p.wire.seconds).sum();
+    let method = format!(
+        "SAT: {} on {} ({} part{}), every LRAT certificate checked by {}",
+        first.solver,
+        first.encoding,
+        x.shards,
+        if x.shards == 1 { "" } else { "s" },
+        first.checker.as_deref().unwrap_or("an LRAT checker")
+    );
+    let mut extra = BTreeMap::new();
+    extra.insert("certificate".to_string(), list(&certificate));
+    extra.insert(
+        "cnf_sha256".to_string(),
+        list(&|p| p.wire.cnf_sha256.clone()),
+    );
+    extra.insert("conflicts".to_string(), conflicts.into());
+    extra.insert(
+        "seconds".to_string(),
+        ((seconds * 1000.0).round() / 1000.0).into(),
+    );
+    let formula = if q.formula == Formula::Plain {
+        String::new()
+    } else {
+        format!(" --formula {}", q.formula)
+    };
+    let shard = if x.shards > 1 {
+        format!(" --shard K/{} (K = 1..{})", x.shards, x.shards)
+    } else {
+        String::new()
+    };
+    extra.insert(
+        "command".to_string(),
+        format!(
+            "magichunt prove --piece {} --square {} --bits {}{formula}{shard}",
+            q.target.piece, q.target.square, q.bits
+        )
+        .into(),
+    );
+    Proof {
+        target: q.target,
+        bits: q.bits,
+        formula: q.formula,
+        method: Some(method),
+        extra,
     }
 }
 

@@ -54,12 +54,34 @@ pub struct ExhaustArgs {
     recheck: bool,
 }
 
-fn shard_arg(s: &str) -> Result<Shard, crate::error::ParseError> {
+pub(super) fn shard_arg(s: &str) -> Result<Shard, crate::error::ParseError> {
     s.parse()
 }
 
-fn duration_arg(s: &str) -> Result<Duration, crate::error::ParseError> {
+pub(super) fn duration_arg(s: &str) -> Result<Duration, crate::error::ParseError> {
     parse_duration(s)
+}
+
+/// The arguments of `exhaust` for (`target`, `bits`): what `prove --method exhaust` runs.
+pub(super) fn exhaust_args(
+    target: Target,
+    bits: u32,
+    shard: Shard,
+    store: PathBuf,
+    threads: usize,
+    time: Option<Duration>,
+    recheck: bool,
+) -> ExhaustArgs {
+    ExhaustArgs {
+        piece: target.piece,
+        square: target.square,
+        bits,
+        shard,
+        store,
+        threads,
+        time,
+        recheck,
+    }
 }
 
 /// Runs `exhaust`.

@@ -9,6 +9,7 @@ mod exhaust;
 mod export;
 mod hunt;
 mod merge;
+mod prove;
 mod show;
 mod verify;
 
@@ -44,6 +45,8 @@ pub enum Command {
     /// Search one period of magics completely (or one part of it): prove none exists, or
     /// count them all.
     Exhaust(exhaust::ExhaustArgs),
+    /// Settle whether a magic exists: SAT with a checked certificate, or exhaustive search.
+    Prove(prove::ProveArgs),
     /// Merge stores: best entry per square, proofs and exhaustive parts combined.
     Merge(merge::MergeArgs),
     /// Measure the search: a fixed, seeded workload, medians per thread count.
@@ -86,6 +89,7 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
         Command::Export(args) => export::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Exhaust(args) => exhaust::run(args),
+        Command::Prove(args) => prove::run(args),
         Command::Merge(args) => merge::run(&args),
         Command::Bench(args) => bench::run(&args),
     }

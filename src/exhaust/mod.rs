@@ -260,7 +260,7 @@ impl<'p> Searcher<'p> {
                 return;
             }
             self.tally.nodes += 1;
-            if self.tally.nodes % POLL == 0 && stop.load(Ordering::Relaxed) {
+            if self.tally.nodes.is_multiple_of(POLL) && stop.load(Ordering::Relaxed) {
                 self.stopped = true;
                 return;
             }

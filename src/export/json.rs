@@ -42,6 +42,7 @@ pub(super) fn render(layout: &Layout, header: &[String]) -> String {
         proofs: Vec::new(),
         effort: Vec::new(),
         exhaust: Vec::new(),
+        sat: Vec::new(),
     };
     let mut s = serde_json::to_string_pretty(&wire).expect("export serializes");
     s.push('\n');

@@ -219,7 +219,7 @@ impl Layout {
 #[must_use]
 pub fn kib(entries: u64) -> String {
     let bytes = entries * ENTRY_BYTES;
-    if bytes % 1024 == 0 {
+    if bytes.is_multiple_of(1024) {
         (bytes / 1024).to_string()
     } else {
         format!("{:.1}", bytes as f64 / 1024.0)

@@ -112,7 +112,7 @@ pub fn portfolio(target: Target, bits: u32, bases: &[u64]) -> Vec<Family> {
 #[must_use]
 pub fn round_family(families: &[Family], round: u64) -> &Family {
     let n = families.len() as u64;
-    if n == 1 || round % 2 == 0 {
+    if n == 1 || round.is_multiple_of(2) {
         &families[0]
     } else {
         &families[(1 + (round / 2) % (n - 1)) as usize]

@@ -85,6 +85,7 @@ fn merge_names_both_sides_of_a_contradiction() {
     let proof = Proof {
         target: a8,
         bits: 11,
+        formula: crate::question::Formula::Plain,
         method: None,
         extra: BTreeMap::new(),
     };

@@ -1,6 +1,7 @@
 //! The table format shared by the results store, the published tables and the JSON export:
 //! parsing with a checked, verified typed model, and writing it back deterministically.
 
+pub mod sat;
 pub mod wire;
 
 use std::collections::BTreeMap;
@@ -11,7 +12,9 @@ use serde_json::Value;
 use crate::error::TableError;
 use crate::magic::{self, format_magic, parse_magic, Verified};
 use crate::piece::{Piece, Target};
+use crate::question::{Formula, Question};
 use crate::square::Square;
+use sat::{Sat, SatWire};
 use wire::{EffortWire, EntryWire, ExhaustWire, MethodWire, PartWire, ProofWire, TableWire};
 
 /// The newest table version this build reads, and the one it writes.
@@ -77,6 +80,8 @@ pub struct Proof {
     pub target: Target,
     /// The bit count proven impossible.
     pub bits: u32,
+    /// The index formula the proof is about.
+    pub formula: Formula,
     /// How it was proven.
     pub method: Option<String>,
     /// Other fields (`claim`, `source`, ...).
@@ -138,6 +143,20 @@ pub struct Table {
     pub effort: Vec<Effort>,
     /// Exhaustive searches.
     pub exhaust: Vec<Exhaust>,
+    /// SAT settlements.
+    pub sat: Vec<Sat>,
+}
+
+impl Proof {
+    /// The question this proof answers "none" to.
+    #[must_use]
+    pub fn question(&self) -> Question {
+        Question {
+            target: self.target,
+            bits: self.bits,
+            formula: self.formula,
+        }
+    }
 }
 
 impl Table {
@@ -175,6 +194,7 @@ impl Table {
         let proofs = list("proofs", false)?;
         let effort = list("effort", false)?;
         let exhaust = list("exhaust", false)?;
+        let sat = list("sat", false)?;
         let ctx = Ctx { path };
         Ok(Table {
             meta: top.into_iter().collect(),
@@ -182,6 +202,7 @@ impl Table {
             proofs: ctx.each(proofs, "proof", Ctx::proof)?,
             effort: ctx.each(effort, "effort", Ctx::effort)?,
             exhaust: ctx.each(exhaust, "exhaust", Ctx::exhaust)?,
+            sat: ctx.each(sat, "sat", Ctx::sat)?,
         })
     }
 
@@ -195,6 +216,7 @@ impl Table {
             proofs: self.proofs.iter().map(proof_wire).collect(),
             effort: self.effort.iter().map(effort_wire).collect(),
             exhaust: self.exhaust.iter().map(exhaust_wire).collect(),
+            sat: self.sat.iter().map(Sat::to_wire).collect(),
         };
         let mut s = serde_json::to_string_pretty(&wire).expect("table serializes");
         s.push('\n');
@@ -296,6 +318,7 @@ fn proof_wire(p: &Proof) -> ProofWire {
         piece: p.target.piece.name().to_string(),
         square: p.target.square.to_string(),
         bits: p.bits.into(),
+        formula: (p.formula != Formula::Plain).then(|| p.formula.name().to_string()),
         none: true,
         method: p.method.clone(),
         extra: p.extra.clone(),
@@ -415,9 +438,31 @@ impl Ctx<'_> {
         Ok(Proof {
             target,
             bits,
+            formula: Self::formula(w.formula.as_deref())?,
             method: w.method,
             extra: w.extra,
         })
+    }
+
+    fn formula(text: Option<&str>) -> Result<Formula, String> {
+        text.map_or(Ok(Formula::Plain), |f| {
+            f.parse().map_err(|e| format!("{e}"))
+        })
+    }
+
+    fn sat(&self, item: Value) -> Result<Sat, String> {
+        let w: SatWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
+        let target = Self::target(&w.piece, &w.square)?;
+        let bits = Self::bits(target, w.bits)?;
+        let formula = Self::formula(w.formula.as_deref())?;
+        Sat::from_wire(
+            w,
+            Question {
+                target,
+                bits,
+                formula,
+            },
+        )
     }
 
     fn effort(&self, item: Value) -> Result<Effort, String> {

@@ -32,6 +32,9 @@ pub struct TableWire {
     /// Exhaustive searches under way or finished, part by part.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exhaust: Vec<ExhaustWire>,
+    /// SAT settlements, part by part.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sat: Vec<super::sat::SatWire>,
 }
 
 /// One magic of a table.
@@ -87,6 +90,9 @@ pub struct ProofWire {
     pub square: String,
     /// The bit count proven impossible.
     pub bits: i64,
+    /// `plain` (the default, left out) or `black`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formula: Option<String>,
     /// Always `true`: the shape leaves room for other kinds of result.
     pub none: bool,
     /// How it was proven.

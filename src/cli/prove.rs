@@ -1,0 +1,396 @@
+//! `magichunt prove`: settle whether a magic exists, by SAT with a checked certificate or by
+//! exhaustive search; record the answer in the store.
+
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+
+use super::exhaust::{duration_arg, exhaust_args, shard_arg};
+use super::{piece_arg, square_arg, Outcome};
+use crate::atomic::write_atomic;
+use crate::exhaust::shard::Shard;
+use crate::interrupt::{install, Stop};
+use crate::lock::StoreLock;
+use crate::magic::format_magic;
+use crate::piece::{Piece, Target};
+use crate::prove::cnf::ENCODING;
+use crate::prove::lrat::CHECKER;
+use crate::prove::{self, cnf_of, cube, settle, solver, Limits, Settled, Verdict};
+use crate::question::{Formula, Question};
+use crate::square::Square;
+use crate::store::Store;
+use crate::table::sat::{SatAnswer, SatPart, SatPartWire};
+use crate::table::wire::MethodWire;
+use crate::table::Entry;
+use crate::timefmt::{format_duration, now_rfc3339};
+
+/// How to settle a question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// SAT for bishops and black magics, exhaustive search for plain rooks (see the README).
+    Auto,
+    /// The SAT solver, with an LRAT certificate checked before it is recorded.
+    Sat,
+    /// The exhaustive search of `magichunt exhaust` (plain magics only).
+    Exhaust,
+}
+
+/// Arguments of `prove`.
+#[derive(Debug, Args)]
+pub struct ProveArgs {
+    /// rook or bishop.
+    #[arg(long, value_parser = piece_arg)]
+    piece: Piece,
+    /// a1..h8 or 0..63.
+    #[arg(long, value_parser = square_arg)]
+    square: Square,
+    /// Index bits to settle.
+    #[arg(long)]
+    bits: u32,
+    /// Index formula: plain `(occ & mask) * magic` or black `(occ | !mask) * magic`.
+    #[arg(long, default_value = "plain", value_parser = formula_arg)]
+    formula: Formula,
+    /// Settle part K of M (1-based; for SAT, M a power of two: the low log2(M) bits of the
+    /// magic are K - 1).
+    #[arg(long, default_value = "1/1", value_parser = shard_arg)]
+    shard: Shard,
+    /// auto, sat or exhaust.
+    #[arg(long, value_enum, default_value = "auto")]
+    method: Method,
+    /// The results store; certificates go to `proofs/` beside it.
+    #[arg(long, default_value = "results/best.json")]
+    store: PathBuf,
+    /// Give up after this long (e.g. 10m): exit 1 with nothing recorded for the part.
+    #[arg(long, value_parser = duration_arg)]
+    time: Option<Duration>,
+    /// Worker threads of the exhaustive search (0: all cores); the SAT solver uses one.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Settle again even if the store already settles the question.
+    #[arg(long)]
+    recheck: bool,
+    /// Write the part's CNF in DIMACS to FILE (`-`: stdout) and exit, for another solver.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["check_certificates", "recheck"])]
+    emit_cnf: Option<PathBuf>,
+    /// Check the store's certificates for this question again (rebuild the CNF, compare its
+    /// SHA-256, run the checker); exit 1 if one fails.
+    #[arg(long)]
+    check_certificates: bool,
+}
+
+fn formula_arg(s: &str) -> Result<Formula, crate::error::ParseError> {
+    s.parse()
+}
+
+/// The method `auto` picks: SAT where it measured seconds (bishops, whose CNFs are small, and
+/// black magics, which have no period to enumerate), the exhaustive search for plain rooks
+/// (whose CNFs reach millions of clauses while their periods are small enough to enumerate on
+/// ranks 7 and 8).
+#[must_use]
+pub fn auto_method(question: Question) -> Method {
+    match (question.target.piece, question.formula) {
+        (_, Formula::Black) | (Piece::Bishop, _) => Method::Sat,
+        (Piece::Rook, Formula::Plain) => Method::Exhaust,
+    }
+}
+
+/// Runs `prove`.
+pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
+    let target = Target::new(args.piece, args.square);
+    let q = Question::new(target, args.bits, args.formula)?;
+    let shard = args.shard;
+    let part_cube = cube(q, shard)?;
+    if let Some(path) = &args.emit_cnf {
+        return emit_cnf(q, shard, path);
+    }
+    if args.check_certificates {
+        return check_certificates(q, &args.store);
+    }
+    let method = match args.method {
+        Method::Auto => auto_method(q),
+        m => m,
+    };
+    if method == Method::Exhaust {
+        if q.formula != Formula::Plain {
+            bail!("the exhaustive search settles plain magics only (a black magic has no period to enumerate): use --method sat");
+        }
+        eprintln!("prove {q}: by exhaustive search (magichunt exhaust)");
+        return super::exhaust::run(exhaust_args(
+            target,
+            q.bits,
+            shard,
+            args.store,
+            args.threads,
+            args.time,
+            args.recheck,
+        ));
+    }
+    let path = args.store.as_path();
+    let name = path.display().to_string();
+    let _lock = StoreLock::acquire(path)?;
+    let mut store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
+    if !args.recheck {
+        if let Some(line) = already_settled(&store, q, shard, &name) {
+            println!("{line} (--recheck settles it again)");
+            return Ok(Outcome::Success);
+        }
+    }
+    let stop = Stop::new();
+    install(&stop).context("cannot install the Ctrl-C handler")?;
+    let cnf = cnf_of(q, part_cube);
+    eprintln!(
+        "prove {q}, part {shard}: SAT ({}, {ENCODING}): {} variables, {} clauses",
+        solver::name(),
+        cnf.vars,
+        cnf.clauses
+    );
+    drop(cnf);
+    let tty = std::io::stderr().is_terminal();
+    let every = if tty {
+        Duration::from_secs(1)
+    } else {
+        Duration::from_secs(60)
+    };
+    let report = move |elapsed: Duration, conflicts: u64| {
+        let rate = conflicts as f64 / elapsed.as_secs_f64().max(1e-9);
+        let line = format!(
+            "{}: {conflicts} conflicts ({:.0}/s)",
+            format_duration(elapsed),
+            rate
+        );
+        if tty {
+            eprint!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let dir = certificate_dir(path);
+    let settled = settle(
+        q,
+        shard,
+        &dir,
+        &Limits {
+            stop: &stop,
+            deadline: args.time.map(|d| Instant::now() + d),
+            progress: Some((every, &report)),
+        },
+    )?;
+    if tty {
+        eprint!("\r\x1b[K");
+        let _ = std::io::stderr().flush();
+    }
+    if matches!(settled.verdict, Verdict::Unknown) && stop.signalled() {
+        println!("{q}, part {shard}: interrupted; nothing recorded");
+        return Ok(Outcome::Interrupted);
+    }
+    record(&mut store, path, &settled, &name)
+}
+
+/// Where the certificates of `store` go: `proofs/` beside it.
+#[must_use]
+pub fn certificate_dir(store: &Path) -> PathBuf {
+    store
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .join("proofs")
+}
+
+/// A line saying the store already settles (part `shard` of) `q`, if it does.
+fn already_settled(store: &Store, q: Question, shard: Shard, name: &str) -> Option<String> {
+    if let Some(p) = store.proof_of(q) {
+        return Some(format!(
+            "{q}: already settled in {name}: no magic with {} bits or fewer exists",
+            p.bits
+        ));
+    }
+    if q.formula == Formula::Plain {
+        if let Some(e) = store.best(q.target).filter(|e| e.bits <= q.bits) {
+            return Some(format!(
+                "{q}: already settled in {name}: a magic exists ({} at {} bits)",
+                format_magic(e.magic),
+                e.bits
+            ));
+        }
+    }
+    store
+        .sat(q, shard.count)
+        .and_then(|x| x.parts.get(&shard.index))
+        .map(|p| match &p.answer {
+            SatAnswer::None { .. } => {
+                format!("part {shard} of {q}: already settled in {name}: none in the part")
+            }
+            SatAnswer::Exists { magic } => format!(
+                "part {shard} of {q}: already settled in {name}: {} exists",
+                format_magic(*magic)
+            ),
+        })
+}
+
+/// Records a settled part in the store and reports it.
+fn record(store: &mut Store, path: &Path, s: &Settled, name: &str) -> anyhow::Result<Outcome> {
+    let q = s.question;
+    let (answer, checker) = match &s.verdict {
+        Verdict::Unknown => {
+            println!(
+                "{q}, part {}: not settled after {} ({} conflicts); nothing recorded",
+                s.shard,
+                format_duration(s.solve_time),
+                s.conflicts
+            );
+            return Ok(Outcome::Failure);
+        }
+        Verdict::Exists(v) => (SatAnswer::Exists { magic: v.magic }, None),
+        Verdict::None { certificate, .. } => {
+            let file = certificate
+                .file_name()
+                .context("certificate without a file name")?;
+            let rel = Path::new("proofs").join(file);
+            (
+                SatAnswer::None {
+                    certificate: rel.to_string_lossy().into_owned(),
+                },
+                Some(CHECKER.to_string()),
+            )
+        }
+    };
+    let wire = SatPartWire {
+        shard: s.shard.index,
+        result: String::new(),
+        magic: None,
+        certificate: None,
+        cnf_sha256: s.cnf_sha256.clone(),
+        solver: solver::name(),
+        encoding: ENCODING.to_string(),
+        checker,
+        conflicts: s.conflicts,
+        seconds: (s.solve_time.as_secs_f64() * 1000.0).round() / 1000.0,
+        at: Some(now_rfc3339()),
+        extra: Default::default(),
+    };
+    store.sat_mut(q, s.shard.count).parts.insert(
+        s.shard.index,
+        SatPart {
+            answer: answer.clone(),
+            wire,
+        },
+    );
+    let mut stored = String::new();
+    if let Verdict::Exists(v) = &s.verdict {
+        if q.formula == Formula::Plain {
+            let method = MethodWire {
+                family: "sat".into(),
+                seed: None,
+                run: Some(format!("{}-prove", now_rfc3339())),
+            };
+            store.offer(Entry::from_verified(v, Some(now_rfc3339()), Some(method)));
+            stored = ", stored".into();
+        }
+    }
+    let newly = store.settle_sat(name)?;
+    store.save(path)?;
+    match &s.verdict {
+        Verdict::Exists(v) => println!(
+            "{q}: exists: {} (part {}; verified{stored}; SAT in {}, {} conflicts)",
+            format_magic(v.magic),
+            s.shard,
+            format_duration(s.solve_time),
+            s.conflicts
+        ),
+        Verdict::None {
+            certificate,
+            checked,
+        } => {
+            let what = if newly.contains(&q) {
+                format!("{q}: none exists (proof recorded)")
+            } else {
+                let x = store.sat(q, s.shard.count).expect("just recorded");
+                format!(
+                    "part {} of {q}: none in the part; parts settled: {} of {}",
+                    s.shard,
+                    x.settled(),
+                    x.shards
+                )
+            };
+            println!(
+                "{what}\n  UNSAT in {} ({} conflicts); certificate {} checked by {CHECKER} in {} ({} steps); CNF sha256 {}",
+                format_duration(s.solve_time),
+                s.conflicts,
+                certificate.display(),
+                format_duration(s.check_time),
+                checked.additions,
+                s.cnf_sha256
+            );
+        }
+        Verdict::Unknown => unreachable!("handled above"),
+    }
+    Ok(Outcome::Success)
+}
+
+/// `--emit-cnf`: the DIMACS of part `shard` of `q`.
+fn emit_cnf(q: Question, shard: Shard, path: &Path) -> anyhow::Result<Outcome> {
+    let cnf = cnf_of(q, cube(q, shard)?);
+    let mut text = Vec::new();
+    cnf.write_dimacs(&mut text)?;
+    if path.as_os_str() == "-" {
+        std::io::stdout().lock().write_all(&text)?;
+    } else {
+        write_atomic(path, &text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    eprintln!(
+        "{q}, part {shard}: {} variables, {} clauses, sha256 {} ({ENCODING})",
+        cnf.vars,
+        cnf.clauses,
+        prove::sha256(&cnf)
+    );
+    Ok(Outcome::Success)
+}
+
+/// `--check-certificates`: every certificate of `q` in the store, checked again.
+fn check_certificates(q: Question, path: &Path) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
+    let store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut checked = 0;
+    let mut failed = 0;
+    for x in store.sats().filter(|x| x.question == q) {
+        for (&k, part) in &x.parts {
+            let SatAnswer::None { certificate } = &part.answer else {
+                continue;
+            };
+            let shard = Shard {
+                index: k,
+                count: x.shards,
+            };
+            let file = dir.join(certificate);
+            let start = Instant::now();
+            match prove::recheck(q, shard, &file, &part.wire.cnf_sha256) {
+                Ok(c) => {
+                    checked += 1;
+                    println!(
+                        "part {shard} of {q}: {} checks ({} steps, {})",
+                        file.display(),
+                        c.additions,
+                        format_duration(start.elapsed())
+                    );
+                }
+                Err(e) => {
+                    failed += 1;
+                    println!("part {shard} of {q}: FAILS: {e}");
+                }
+            }
+        }
+    }
+    if checked + failed == 0 {
+        bail!("{}: no SAT certificate for {q}", path.display());
+    }
+    println!("{checked} certificates check, {failed} fail");
+    Ok(if failed == 0 {
+        Outcome::Success
+    } else {
+        Outcome::Failure
+    })
+}

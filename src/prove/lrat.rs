@@ -1,0 +1,488 @@
+//! An LRAT proof checker, independent of the solver that writes the proofs.
+//!
+//! An LRAT proof derives clauses from a CNF one step at a time. An addition step
+//! `id l1 .. lk 0 h1 .. hj 0` claims the clause `l1 .. lk` and lists, in order, the clauses
+//! (by id) that make it a reverse unit propagation (RUP) consequence: with every literal of the
+//! clause set false, each hint in turn must become unit (and its last literal is then set
+//! true) until one is falsified outright. A deletion step `id d i1 .. ij 0` drops clauses. The
+//! proof is valid when every step checks and the empty clause is derived. Only what the hints
+//! name is ever propagated, so checking is linear in the proof and the trust base is this file.
+//!
+//! Resolution asymmetric tautology steps (negative hints) are refused: the solver is run so
+//! that it never writes them, and a proof that contains one is reported rather than trusted.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+
+use super::cnf::Cnf;
+
+/// The name and version of the checker, recorded in every proof.
+pub const CHECKER: &str = "magichunt lrat-check 1";
+
+/// Why a proof was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LratError {
+    /// A line does not parse.
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// 1-based line number in the proof.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// A step does not follow from its hints.
+    #[error("line {line}: clause {id} is not implied by its hints: {message}")]
+    Step {
+        /// 1-based line number.
+        line: u64,
+        /// The clause id of the step.
+        id: u64,
+        /// What went wrong.
+        message: String,
+    },
+    /// The proof ended without the empty clause.
+    #[error("the proof never derives the empty clause ({steps} steps checked)")]
+    Incomplete {
+        /// Steps checked.
+        steps: u64,
+    },
+    /// The proof could not be read.
+    #[error("cannot read the proof: {0}")]
+    Io(String),
+}
+
+/// What a checked proof contained.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Clauses added (each checked).
+    pub additions: u64,
+    /// Clauses deleted.
+    pub deletions: u64,
+    /// Hints followed.
+    pub hints: u64,
+}
+
+/// Ids may grow by at most this much from one step to the next (keeps the table dense and a
+/// hostile proof from asking for unbounded memory).
+const MAX_ID_JUMP: u64 = 1 << 24;
+
+/// The clauses by id: literals in one arena, `(start, len)` per id, `len == DEAD` once deleted.
+struct Db {
+    lits: Vec<i32>,
+    at: Vec<(u32, u32)>,
+}
+
+const DEAD: u32 = u32::MAX;
+
+impl Db {
+    fn get(&self, id: u64) -> Option<&[i32]> {
+        let &(start, len) = self.at.get(usize::try_from(id).ok()?)?;
+        (len != DEAD).then(|| &self.lits[start as usize..start as usize + len as usize])
+    }
+
+    fn insert(&mut self, id: u64, clause: &[i32]) -> Result<(), String> {
+        let i = usize::try_from(id).map_err(|_| "id out of range".to_string())?;
+        if self.at.len() <= i {
+            self.at.resize(i + 1, (0, DEAD));
+        }
+        let start = u32::try_from(self.lits.len()).map_err(|_| "proof too large".to_string())?;
+        self.lits.extend_from_slice(clause);
+        self.at[i] = (start, clause.len() as u32);
+        Ok(())
+    }
+
+    fn delete(&mut self, id: u64) -> bool {
+        match usize::try_from(id).ok().and_then(|i| self.at.get_mut(i)) {
+            Some(e) if e.1 != DEAD => {
+                e.1 = DEAD;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Parses the next signed decimal of `line` from `*pos`, skipping blanks; `None` at the end.
+fn next_int(line: &[u8], pos: &mut usize) -> Option<Result<i64, ()>> {
+    while *pos < line.len() && line[*pos].is_ascii_whitespace() {
+        *pos += 1;
+    }
+    if *pos >= line.len() {
+        return None;
+    }
+    let neg = line[*pos] == b'-';
+    if neg {
+        *pos += 1;
+    }
+    let begin = *pos;
+    let mut v: i64 = 0;
+    while *pos < line.len() && line[*pos].is_ascii_digit() {
+        v = match v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(i64::from(line[*pos] - b'0')))
+        {
+            Some(v) => v,
+            None => return Some(Err(())),
+        };
+        *pos += 1;
+    }
+    if *pos == begin || (*pos < line.len() && !line[*pos].is_ascii_whitespace()) {
+        return Some(Err(()));
+    }
+    Some(Ok(if neg { -v } else { v }))
+}
+
+/// Checks an LRAT proof of the unsatisfiability of `cnf` (text format).
+///
+/// # Errors
+/// [`LratError`] naming the first step that fails, or the proof's end without the empty clause.
+pub fn check(cnf: &Cnf, mut proof: impl BufRead) -> Result<Checked, LratError> {
+    let mut db = Db {
+        lits: Vec::with_capacity(cnf.lits.len() * 2),
+        at: Vec::with_capacity(cnf.clauses * 2),
+    };
+    for (i, c) in cnf.iter().enumerate() {
+        db.insert(i as u64 + 1, c).map_err(LratError::Io)?;
+    }
+    let vars = cnf.vars as usize;
+    let mut value = vec![0i8; vars + 1];
+    let mut trail: Vec<usize> = Vec::new();
+    let mut out = Checked::default();
+    let mut lits: Vec<i32> = Vec::new();
+    let mut hints: Vec<i64> = Vec::new();
+    let mut last_id = cnf.clauses as u64;
+    let mut line = Vec::new();
+    let mut line_no = 0u64;
+    loop {
+        line.clear();
+        let n = proof
+            .read_until(b'\n', &mut line)
+            .map_err(|e| LratError::Io(e.to_string()))?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        let syntax = |message: &str| LratError::Syntax {
+            line: line_no,
+            message: message.to_string(),
+        };
+        let mut pos = 0;
+        while pos < line.len() && line[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        if pos == line.len() || line[pos] == b'c' {
+            continue;
+        }
+        let id = match next_int(&line, &mut pos) {
+            Some(Ok(v)) if v > 0 => v as u64,
+            _ => return Err(syntax("expected a clause id")),
+        };
+        while pos < line.len() && line[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        if line.get(pos) == Some(&b'd') {
+            pos += 1;
+            let mut ended = false;
+            while let Some(t) = next_int(&line, &mut pos) {
+                match t {
+                    Ok(0) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(d) if d > 0 => {
+                        if db.delete(d as u64) {
+                            out.deletions += 1;
+                        }
+                    }
+                    _ => return Err(syntax("expected a clause id")),
+                }
+            }
+            if !ended {
+                return Err(syntax("deletion without its terminating 0"));
+            }
+            continue;
+        }
+        lits.clear();
+        hints.clear();
+        let mut part = 0;
+        while let Some(t) = next_int(&line, &mut pos) {
+            let v = t.map_err(|()| syntax("expected a number"))?;
+            if v == 0 {
+                part += 1;
+                if part == 2 {
+                    break;
+                }
+                continue;
+            }
+            if part == 0 {
+                let l = i32::try_from(v).map_err(|_| syntax("literal out of range"))?;
+                if l.unsigned_abs() as usize > vars {
+                    return Err(syntax(&format!("variable {} is not in the CNF", l.abs())));
+                }
+                lits.push(l);
+            } else {
+                hints.push(v);
+            }
+        }
+        if part != 2 {
+            return Err(syntax("addition without its two terminating 0s"));
+        }
+        let step = |message: String| LratError::Step {
+            line: line_no,
+            id,
+            message,
+        };
+        if id <= last_id || id - last_id > MAX_ID_JUMP {
+            return Err(step(format!(
+                "ids must increase, by at most {MAX_ID_JUMP} (the last was {last_id})"
+            )));
+        }
+        last_id = id;
+        let result = rup(&db, &lits, &hints, &mut value, &mut trail);
+        for &v in &trail {
+            value[v] = 0;
+        }
+        trail.clear();
+        result.map_err(step)?;
+        out.additions += 1;
+        out.hints += hints.len() as u64;
+        if lits.is_empty() {
+            return Ok(out);
+        }
+        db.insert(id, &lits).map_err(step)?;
+    }
+    Err(LratError::Incomplete {
+        steps: out.additions + out.deletions,
+    })
+}
+
+/// Keeps only the additions that the empty clause depends on (through the hints, from the
+/// last step backwards), in their order and with their ids, and drops the deletions: a
+/// smaller proof of the same CNF, which [`check`] checks like any other. Lines that do not
+/// parse are refused here too.
+///
+/// # Errors
+/// [`LratError`] when a line does not parse or the proof has no empty clause.
+pub fn trim(originals: usize, mut proof: impl BufRead) -> Result<Vec<u8>, LratError> {
+    // Every addition: its id and the byte range of its line in `text`.
+    let mut text = Vec::new();
+    let mut steps: Vec<(u64, usize, usize)> = Vec::new();
+    let mut hints_of: Vec<Vec<u64>> = Vec::new();
+    let mut line = Vec::new();
+    let mut line_no = 0u64;
+    let mut empty = None;
+    while empty.is_none() {
+        line.clear();
+        let n = proof
+            .read_until(b'\n', &mut line)
+            .map_err(|e| LratError::Io(e.to_string()))?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        let syntax = |message: &str| LratError::Syntax {
+            line: line_no,
+            message: message.to_string(),
+        };
+        let mut pos = 0;
+        let id = match next_int(&line, &mut pos) {
+            None => continue,
+            Some(Ok(v)) if v > 0 => v as u64,
+            Some(_) if line.trim_ascii_start().starts_with(b"c") => continue,
+            Some(_) => return Err(syntax("expected a clause id")),
+        };
+        if line[pos..].trim_ascii_start().starts_with(b"d") {
+            continue;
+        }
+        let mut part = 0;
+        let mut lits = 0;
+        let mut hints = Vec::new();
+        while let Some(t) = next_int(&line, &mut pos) {
+            let v = t.map_err(|()| syntax("expected a number"))?;
+            if v == 0 {
+                part += 1;
+                if part == 2 {
+                    break;
+                }
+            } else if part == 0 {
+                lits += 1;
+            } else {
+                hints.push(v.unsigned_abs());
+            }
+        }
+        if part != 2 {
+            return Err(syntax("addition without its two terminating 0s"));
+        }
+        let start = text.len();
+        text.extend_from_slice(&line);
+        if !line.ends_with(b"\n") {
+            text.push(b'\n');
+        }
+        steps.push((id, start, text.len()));
+        hints_of.push(hints);
+        if lits == 0 {
+            empty = Some(steps.len() - 1);
+        }
+    }
+    let Some(last) = empty else {
+        return Err(LratError::Incomplete {
+            steps: steps.len() as u64,
+        });
+    };
+    let index: HashMap<u64, usize> = steps.iter().enumerate().map(|(i, s)| (s.0, i)).collect();
+    let mut needed = vec![false; last + 1];
+    needed[last] = true;
+    for i in (0..=last).rev() {
+        if !needed[i] {
+            continue;
+        }
+        for h in &hints_of[i] {
+            if *h > originals as u64 {
+                if let Some(&j) = index.get(h) {
+                    if j < i {
+                        needed[j] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, &(_, a, b)) in steps[..=last].iter().enumerate() {
+        if needed[i] {
+            out.extend_from_slice(&text[a..b]);
+        }
+    }
+    Ok(out)
+}
+
+/// Value of literal `l`: 1 true, -1 false, 0 unassigned.
+#[inline]
+fn lit_value(value: &[i8], l: i32) -> i8 {
+    let v = value[l.unsigned_abs() as usize];
+    if l > 0 {
+        v
+    } else {
+        -v
+    }
+}
+
+#[inline]
+fn assign(value: &mut [i8], trail: &mut Vec<usize>, l: i32) {
+    let v = l.unsigned_abs() as usize;
+    value[v] = if l > 0 { 1 } else { -1 };
+    trail.push(v);
+}
+
+/// Checks that `lits` follows from the hinted clauses by unit propagation.
+fn rup(
+    db: &Db,
+    lits: &[i32],
+    hints: &[i64],
+    value: &mut [i8],
+    trail: &mut Vec<usize>,
+) -> Result<(), String> {
+    for &l in lits {
+        match lit_value(value, l) {
+            // A repeated literal: nothing more to assume.
+            -1 => {}
+            // A tautology: the clause holds trivially.
+            1 => return Ok(()),
+            _ => assign(value, trail, -l),
+        }
+    }
+    for &h in hints {
+        if h < 0 {
+            return Err(format!(
+                "hint {h} is a RAT step, which this checker does not accept"
+            ));
+        }
+        let clause = db
+            .get(h as u64)
+            .ok_or_else(|| format!("hint {h} names no live clause"))?;
+        let mut unit = None;
+        for &l in clause {
+            match lit_value(value, l) {
+                -1 => {}
+                1 => return Err(format!("hint {h} is already satisfied")),
+                _ => {
+                    if unit.is_some_and(|u| u != l) {
+                        return Err(format!("hint {h} is not unit"));
+                    }
+                    unit = Some(l);
+                }
+            }
+        }
+        match unit {
+            None => return Ok(()),
+            Some(l) => assign(value, trail, l),
+        }
+    }
+    Err("the hints end without a conflict".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (x1 | x2) (x1 | -x2) (-x1 | x2) (-x1 | -x2): unsatisfiable.
+    fn cnf() -> Cnf {
+        Cnf {
+            vars: 2,
+            magic_bits: 2,
+            lits: vec![1, 2, 0, 1, -2, 0, -1, 2, 0, -1, -2, 0],
+            clauses: 4,
+            comments: vec![],
+        }
+    }
+
+    fn run(proof: &str) -> Result<Checked, LratError> {
+        check(&cnf(), proof.as_bytes())
+    }
+
+    #[test]
+    fn a_valid_proof_checks() {
+        let proof = "5 1 0 1 2 0\n4 d 1 2 0\n6 0 5 3 4 0\n";
+        let c = run(proof).unwrap();
+        assert_eq!(
+            c,
+            Checked {
+                additions: 2,
+                deletions: 2,
+                hints: 5
+            }
+        );
+    }
+
+    #[test]
+    fn trimming_keeps_what_the_empty_clause_needs() {
+        // Step 5 is needed, step 6 is not, step 7 is the empty clause.
+        let proof = "5 1 0 1 2 0\n6 -1 0 3 4 0\n5 d 2 0\n7 0 5 3 4 0\n8 1 0 5 0\n";
+        let trimmed = trim(4, proof.as_bytes()).unwrap();
+        assert_eq!(
+            String::from_utf8(trimmed.clone()).unwrap(),
+            "5 1 0 1 2 0\n7 0 5 3 4 0\n"
+        );
+        assert_eq!(check(&cnf(), trimmed.as_slice()).unwrap().additions, 2);
+        assert!(trim(4, "5 1 0 1 2 0\n".as_bytes()).is_err());
+    }
+
+    #[test]
+    fn tampered_proofs_are_refused() {
+        for bad in [
+            "5 1 0 1 0\n6 0 5 3 4 0\n",            // hint missing: not a conflict
+            "5 -1 0 1 2 0\n6 0 5 3 4 0\n",         // wrong literal
+            "5 1 0 1 2 0\n6 0 5 3 0\n",            // conflict not reached
+            "5 1 0 1 2 0\n",                       // no empty clause
+            "5 1 0 1 2 0\n5 0 5 3 4 0\n",          // id reused
+            "5 1 0 1 2 0\n5 d 5 0\n6 0 5 3 4 0\n", // the lemma was deleted
+            "5 1 0 1 9 0\n6 0 5 3 4 0\n",          // unknown hint
+            "5 1 0 -1 2 0\n6 0 5 3 4 0\n",         // RAT hint
+            "5 3 0 1 2 0\n6 0 5 3 4 0\n",          // variable not in the CNF
+            "5 1 0 1 2\n6 0 5 3 4 0\n",            // unterminated
+            "five 1 0 1 2 0\n",                    // garbage
+            "5 1 0 3 1 2 0\n6 0 5 3 4 0\n",        // a satisfied hint
+        ] {
+            assert!(run(bad).is_err(), "accepted: {bad:?}");
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! Settling a question with a SAT solver: the CNF of [`cnf`], solved by [`solver`], whose
+//! LRAT proof of unsatisfiability [`lrat`] checks before it becomes a certificate.
+//!
+//! A "yes" is a model whose magic the one [`magic::verify_question`] accepts; a "no" is a
+//! certificate that a checker other than the solver accepted, for a CNF named by its SHA-256.
+//! A question can be split into `2^k` sub-questions by the low `k` bits of the magic (the
+//! parts `K/M` of `exhaust`, with `M = 2^k`): each part's CNF has the cube as unit clauses, so
+//! its certificate stands alone.
+
+pub mod cnf;
+pub mod lrat;
+pub mod solver;
+
+use std::fs::{self, File};
+use std::io::{self, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use sha2::{Digest, Sha256};
+
+use crate::atomic::write_atomic;
+use crate::exhaust::shard::Shard;
+use crate::interrupt::Stop;
+use crate::magic::{self, format_magic, Verified};
+use crate::question::{Formula, Question};
+use cnf::{encode, Cnf, Cube, Instance};
+use lrat::Checked;
+use solver::{Answer, Run};
+
+/// Why a question could not be settled.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    /// The split does not fit the question.
+    #[error("invalid shard {shard} for {question}: {reason}")]
+    Shard {
+        /// The question.
+        question: Question,
+        /// The shard asked for.
+        shard: Shard,
+        /// Why not.
+        reason: String,
+    },
+    /// The solver could not run.
+    #[error(transparent)]
+    Solver(#[from] solver::SolverError),
+    /// A file could not be written or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: io::Error,
+    },
+    /// The solver's proof did not check: nothing is recorded.
+    #[error("the solver's proof for {question} does not check: {source}")]
+    Certificate {
+        /// The question.
+        question: Question,
+        /// The checker's verdict.
+        source: lrat::LratError,
+    },
+    /// A certificate on disk is not for this CNF.
+    #[error("{path} is for the CNF with SHA-256 {recorded}, but {question} encodes to {actual}")]
+    Hash {
+        /// The certificate.
+        path: PathBuf,
+        /// The question.
+        question: Question,
+        /// The hash the proof record names.
+        recorded: String,
+        /// The hash of the CNF built now.
+        actual: String,
+    },
+    /// The model's magic failed verification: a bug in the encoding.
+    #[error("internal error: the solver's magic {magic} for {question} fails verify")]
+    BadModel {
+        /// The question.
+        question: Question,
+        /// The magic, spelled.
+        magic: String,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ProveError + '_ {
+    move |source| ProveError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The cube of part `shard` of `question`: the low `log2 M` bits of the magic are `K - 1`.
+///
+/// # Errors
+/// [`ProveError::Shard`] when `M` is not a power of two or exceeds the period.
+pub fn cube(question: Question, shard: Shard) -> Result<Option<Cube>, ProveError> {
+    if shard.count == 1 {
+        return Ok(None);
+    }
+    let bad = |reason: String| ProveError::Shard {
+        question,
+        shard,
+        reason,
+    };
+    if !shard.count.is_power_of_two() {
+        return Err(bad(format!(
+            "a SAT split has a power of two of parts ({} is not)",
+            shard.count
+        )));
+    }
+    let bits = shard.count.trailing_zeros();
+    if bits > question.period_bits().min(32) {
+        return Err(bad(format!(
+            "at most 2^{} parts",
+            question.period_bits().min(32)
+        )));
+    }
+    Ok(Some(Cube {
+        bits,
+        value: u64::from(shard.index - 1),
+    }))
+}
+
+/// The CNF of `question` restricted to `cube`.
+#[must_use]
+pub fn cnf_of(question: Question, cube: Option<Cube>) -> Cnf {
+    let title = match cube {
+        None => format!("does a magic exist for {question}?"),
+        Some(c) => format!(
+            "does a magic exist for {question} whose low {} bits are {:#x}?",
+            c.bits, c.value
+        ),
+    };
+    encode(&Instance::of(question), cube, &title)
+}
+
+/// SHA-256 of the CNF's DIMACS text, lower-case hex.
+#[must_use]
+pub fn sha256(cnf: &Cnf) -> String {
+    let mut h = HashWriter(Sha256::new());
+    cnf.write_dimacs(&mut h).expect("hashing cannot fail");
+    h.0.finalize()
+        .iter()
+        .fold(String::with_capacity(64), |mut s, b| {
+            use std::fmt::Write as _;
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+struct HashWriter(Sha256);
+
+impl Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The certificate's file name for part `shard` of `question`:
+/// `bishop-c1-4.lrat.gz`, `rook-a1-11-black-3of64.lrat.gz`.
+#[must_use]
+pub fn certificate_name(question: Question, shard: Shard) -> String {
+    let mut name = format!(
+        "{}-{}-{}",
+        question.target.piece, question.target.square, question.bits
+    );
+    if question.formula != Formula::Plain {
+        name.push('-');
+        name.push_str(question.formula.name());
+    }
+    if shard.count > 1 {
+        name.push_str(&format!("-{}of{}", shard.index, shard.count));
+    }
+    name.push_str(".lrat.gz");
+    name
+}
+
+/// How a part was settled.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// A magic exists (verified).
+    Exists(Verified),
+    /// None exists; the certificate was written and checked.
+    None {
+        /// The certificate (gzip-compressed LRAT).
+        certificate: PathBuf,
+        /// What the checker saw.
+        checked: Checked,
+    },
+    /// Stopped before an answer (Ctrl-C or the deadline).
+    Unknown,
+}
+
+/// A part settled (or not) by the solver, with what it cost.
+#[derive(Clone, Debug)]
+pub struct Settled {
+    /// The question.
+    pub question: Question,
+    /// The part.
+    pub shard: Shard,
+    /// The answer.
+    pub verdict: Verdict,
+    /// SHA-256 of the CNF solved.
+    pub cnf_sha256: String,
+    /// Variables and clauses of the CNF.
+    pub size: (u32, usize),
+    /// Conflicts.
+    pub conflicts: u64,
+    /// Wall time of the solve.
+    pub solve_time: Duration,
+    /// Wall time of the certificate check.
+    pub check_time: Duration,
+}
+
+/// What a settle run may use.
+pub struct Limits<'a> {
+    /// Ctrl-C.
+    pub stop: &'a Stop,
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Progress every so often: (elapsed, conflicts).
+    pub progress: Option<(Duration, solver::Report<'a>)>,
+}
+
+/// Settles part `shard` of `question`; a certificate of "none" goes to `dir` (created if
+/// needed) under [`certificate_name`], written only after it checked.
+///
+/// # Errors
+/// [`ProveError`]: a bad split, the solver, a file, or a proof that does not check.
+pub fn settle(
+    question: Question,
+    shard: Shard,
+    dir: &Path,
+    limits: &Limits<'_>,
+) -> Result<Settled, ProveError> {
+    let cube = cube(question, shard)?;
+    let cnf = cnf_of(question, cube);
+    let hash = sha256(&cnf);
+    fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let name = certificate_name(question, shard);
+    let raw = dir.join(format!(".{name}.{}.lrat", std::process::id()));
+    let result = solve_and_certify(question, &cnf, &raw, &dir.join(&name), limits);
+    let _ = fs::remove_file(&raw);
+    let (verdict, solved, check_time) = result?;
+    Ok(Settled {
+        question,
+        shard,
+        verdict,
+        cnf_sha256: hash,
+        size: (cnf.vars, cnf.clauses),
+        conflicts: solved.conflicts,
+        solve_time: solved.elapsed,
+        check_time,
+    })
+}
+
+fn solve_and_certify(
+    question: Question,
+    cnf: &Cnf,
+    raw: &Path,
+    certificate: &Path,
+    limits: &Limits<'_>,
+) -> Result<(Verdict, solver::Solved, Duration), ProveError> {
+    let solved = solver::solve(
+        cnf,
+        &Run {
+            proof: Some(raw),
+            assumptions: &[],
+            stop: limits.stop,
+            deadline: limits.deadline,
+            progress: limits.progress,
+        },
+    )?;
+    let start = Instant::now();
+    let verdict = match solved.answer {
+        Answer::Unknown => Verdict::Unknown,
+        Answer::Sat(m) => {
+            let v = magic::verify_question(question, m).map_err(|_| ProveError::BadModel {
+                question,
+                magic: format_magic(m),
+            })?;
+            Verdict::Exists(v)
+        }
+        Answer::Unsat => {
+            // Keep what the empty clause needs, check that, and ship it compressed.
+            let file = File::open(raw).map_err(io_err(raw))?;
+            let trimmed = lrat::trim(cnf.clauses, BufReader::new(file))
+                .map_err(|source| ProveError::Certificate { question, source })?;
+            let checked = lrat::check(cnf, trimmed.as_slice())
+                .map_err(|source| ProveError::Certificate { question, source })?;
+            let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
+            gz.write_all(&trimmed).map_err(io_err(raw))?;
+            let packed = gz.finish().map_err(io_err(raw))?;
+            write_atomic(certificate, &packed).map_err(io_err(certificate))?;
+            Verdict::None {
+                certificate: certificate.to_path_buf(),
+                checked,
+            }
+        }
+    };
+    Ok((verdict, solved, start.elapsed()))
+}
+
+/// Checks a stored certificate again: rebuilds the CNF of part `shard` of `question`, compares
+/// its SHA-256 with `recorded` and runs the checker on the certificate.
+///
+/// # Errors
+/// [`ProveError::Hash`] when the CNF changed, [`ProveError::Certificate`] when the proof does
+/// not check, [`ProveError::Io`] when the file cannot be read.
+pub fn recheck(
+    question: Question,
+    shard: Shard,
+    certificate: &Path,
+    recorded: &str,
+) -> Result<Checked, ProveError> {
+    let cnf = cnf_of(question, cube(question, shard)?);
+    let actual = sha256(&cnf);
+    if actual != recorded {
+        return Err(ProveError::Hash {
+            path: certificate.to_path_buf(),
+            question,
+            recorded: recorded.to_string(),
+            actual,
+        });
+    }
+    let file = File::open(certificate).map_err(io_err(certificate))?;
+    lrat::check(&cnf, BufReader::new(GzDecoder::new(file)))
+        .map_err(|source| ProveError::Certificate { question, source })
+}
+
+#[cfg(test)]
+mod tests;
