@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# parallel.sh: run hunt or exhaust shards over many machines with GNU parallel and ssh,
-# then merge them into the main store.
+# parallel.sh: run hunt, exhaust or prove shards over many machines with GNU parallel and
+# ssh, then merge them into the main store (SAT certificates are copied beside it).
 #
 # Usage:
 #   scripts/parallel.sh hunt --tasks N [--piece P] [--square SQ] [--time D] [--seed BASE] [OPTIONS]
 #   scripts/parallel.sh exhaust --piece P --square SQ --bits B --shards M [OPTIONS]
+#   scripts/parallel.sh prove --piece P --square SQ --bits B --shards M [--method M] [OPTIONS]
 #
 # Options:
 #   --sshloginfile FILE  hosts, one GNU parallel sshlogin a line (e.g. `8/me@box1`);
@@ -17,6 +18,8 @@
 #   --store PATH         main store, merged into at the end [MH_STORE, default results/best.json]
 #   --shard-dir DIR      shard stores, joblog, markers [MH_SHARD_DIR, default results/shards]
 #   --time, --seed       hunt: time per shard (default 1h); task i uses seed BASE*1000+i (default 1)
+#   --method M           prove: auto, sat or exhaust [MH_METHOD, default auto]; SAT needs
+#                        a power of two of shards
 # The binary is $MAGICHUNT, else target/release/magichunt in this repo, else `magichunt`.
 #
 # Every path (this script, the binary, the stores) must be the same on every host, as on
@@ -43,13 +46,13 @@ fi
 
 mode=${1:-}
 case $mode in
-  hunt | exhaust) shift ;;
+  hunt | exhaust | prove) shift ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
 
 piece=${MH_PIECE:-} square=${MH_SQUARE:-} bits=${MH_BITS:-} n=${MH_SHARDS:-}
-time=${MH_TIME:-1h} base=${MH_SEED:-1} threads=${MH_THREADS:-}
+time=${MH_TIME:-1h} base=${MH_SEED:-1} threads=${MH_THREADS:-} method=${MH_METHOD:-auto}
 store=${MH_STORE:-results/best.json} shard_dir=${MH_SHARD_DIR:-results/shards}
 logins=() jobs=1 joblog="" resume=()
 while (($#)); do
@@ -70,6 +73,7 @@ while (($#)); do
     --shard-dir) shard_dir=$2 ;;
     --sshloginfile) logins=(--sshloginfile "$(realpath "$2")") ;;
     --jobs) jobs=$2 ;;
+    --method) method=$2 ;;
     --joblog) joblog=$2 ;;
     *) echo "parallel.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -89,11 +93,13 @@ shard_dir=$(realpath "$shard_dir") store=$(realpath "$store")
 extra=()
 [[ -n $threads ]] && extra=(--threads "$threads")
 
-if [[ $mode == exhaust ]]; then
-  [[ -n $piece && -n $square && -n $bits ]] || { echo "parallel.sh: exhaust needs --piece, --square and --bits" >&2; exit 2; }
-  run=exhaust-$piece-$square-${bits}b-of$n
-  shard=$shard_dir/exhaust-$piece-$square-${bits}b-{}of$n.json
-  cmd=("$MAGICHUNT" exhaust --piece "$piece" --square "$square" --bits "$bits" --shard "{}/$n" --store "$shard")
+if [[ $mode != hunt ]]; then
+  [[ -n $piece && -n $square && -n $bits ]] || { echo "parallel.sh: $mode needs --piece, --square and --bits" >&2; exit 2; }
+  run=$mode-$piece-$square-${bits}b-of$n
+  shard=$shard_dir/$mode-$piece-$square-${bits}b-{}of$n.json
+  sub=(exhaust)
+  [[ $mode == prove ]] && sub=(prove --method "$method")
+  cmd=("$MAGICHUNT" "${sub[@]}" --piece "$piece" --square "$square" --bits "$bits" --shard "{}/$n" --store "$shard")
 else
   run=hunt-s$base
   shard=$shard_dir/hunt-s$base-{}.json

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# submit.sh: submit a hunt or exhaust job array plus the merge that runs after it.
+# submit.sh: submit a hunt, exhaust or prove job array plus the merge that runs after it.
 #
 # Usage:
 #   scripts/slurm/submit.sh hunt --tasks N [hunt.sbatch options] [-- sbatch options]
 #   scripts/slurm/submit.sh exhaust --piece P --square SQ --bits B --shards M
 #                           [exhaust.sbatch options] [-- sbatch options]
+#   scripts/slurm/submit.sh prove --piece P --square SQ --bits B --shards M [--method M]
+#                           [exhaust.sbatch options] [-- sbatch options]
+#     (prove runs exhaust.sbatch with --method, default auto)
 #
 # Run it from the repo root (the jobs resolve relative paths from there). Task logs go
 # to SHARD_DIR/logs/. Hunt tasks get a Slurm time limit of --time plus 10 minutes.
@@ -20,14 +23,17 @@ usage() { sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; }
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-}
 case $mode in
-  hunt | exhaust) shift ;;
+  hunt | exhaust | prove) shift ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
 
 n=${MH_SHARDS:-} time=${MH_TIME:-1h} shard_dir=${MH_SHARD_DIR:-results/shards}
 [[ $mode == hunt ]] && n=${MH_TASKS:-}
-args=() sbatch_opts=()
+args=() sbatch_opts=() script=$mode
+if [[ $mode == prove ]]; then
+  script=exhaust args=(--method "${MH_METHOD:-auto}")
+fi
 while (($#)); do
   case $1 in
     -h | --help) usage; exit 0 ;;
@@ -54,8 +60,8 @@ fi
 
 mkdir -p "$shard_dir/logs"
 array=$(sbatch --parsable --array="1-$n" --output="$shard_dir/logs/%x-%A_%a.out" "${limit[@]}" \
-  "${sbatch_opts[@]}" "$here/$mode.sbatch" "${args[@]}")
+  "${sbatch_opts[@]}" "$here/$script.sbatch" "${args[@]}")
 array=${array%%;*}
 merge=$(sbatch --parsable --dependency="${DEPENDENCY:-afterok}:$array" --job-name="magichunt-$mode-merge" \
-  --output="$shard_dir/logs/%x-%j.out" "${sbatch_opts[@]}" "$here/$mode.sbatch" --merge "${args[@]}")
+  --output="$shard_dir/logs/%x-%j.out" "${sbatch_opts[@]}" "$here/$script.sbatch" --merge "${args[@]}")
 echo "submitted $mode array $array (1-$n) and merge ${merge%%;*}"

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::Outcome;
 use crate::lock::StoreLock;
+use crate::prove::{certificate_dir, copy_certificates};
 use crate::store::Store;
 
 /// Arguments of `merge`.
@@ -33,6 +34,15 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
         let name = path.display().to_string();
         let store = Store::load(path).with_context(|| format!("cannot merge {name}"))?;
+        // The merged store must find every certificate it names beside it.
+        let copied = copy_certificates(&store, path, &args.out)
+            .with_context(|| format!("cannot merge {name}"))?;
+        if copied > 0 {
+            eprintln!(
+                "{name}: copied {copied} certificates to {}",
+                certificate_dir(&args.out).display()
+            );
+        }
         merged = Some(match merged {
             None => (store, name),
             Some((mut acc, acc_name)) => {

@@ -18,7 +18,9 @@ use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
 use crate::prove::cnf::ENCODING;
 use crate::prove::lrat::CHECKER;
-use crate::prove::{self, cnf_of, cube, settle, solver, Limits, Settled, Verdict};
+use crate::prove::{
+    self, campaign, certificate_dir, cnf_of, cube, settle, solver, Limits, Settled, Verdict,
+};
 use crate::question::{Formula, Question};
 use crate::square::Square;
 use crate::store::Store;
@@ -42,14 +44,14 @@ pub enum Method {
 #[derive(Debug, Args)]
 pub struct ProveArgs {
     /// rook or bishop.
-    #[arg(long, value_parser = piece_arg)]
-    piece: Piece,
+    #[arg(long, value_parser = piece_arg, required_unless_present = "campaign")]
+    piece: Option<Piece>,
     /// a1..h8 or 0..63.
-    #[arg(long, value_parser = square_arg)]
-    square: Square,
+    #[arg(long, value_parser = square_arg, required_unless_present = "campaign")]
+    square: Option<Square>,
     /// Index bits to settle.
-    #[arg(long)]
-    bits: u32,
+    #[arg(long, required_unless_present = "campaign")]
+    bits: Option<u32>,
     /// Index formula: plain `(occ & mask) * magic` or black `(occ | !mask) * magic`.
     #[arg(long, default_value = "plain", value_parser = formula_arg)]
     formula: Formula,
@@ -79,6 +81,11 @@ pub struct ProveArgs {
     /// SHA-256, run the checker); exit 1 if one fails.
     #[arg(long)]
     check_certificates: bool,
+    /// List the campaign's questions the store leaves open (one bit below the best bits known
+    /// on every square not proven optimal, easiest first), one a line: piece, square, bits,
+    /// method, stage. `scripts/campaign.sh` settles them in turn.
+    #[arg(long, conflicts_with_all = ["piece", "square", "bits", "emit_cnf", "check_certificates"])]
+    campaign: bool,
 }
 
 fn formula_arg(s: &str) -> Result<Formula, crate::error::ParseError> {
@@ -99,8 +106,14 @@ pub fn auto_method(question: Question) -> Method {
 
 /// Runs `prove`.
 pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
-    let target = Target::new(args.piece, args.square);
-    let q = Question::new(target, args.bits, args.formula)?;
+    if args.campaign {
+        return list_campaign(&args.store);
+    }
+    let (Some(piece), Some(square), Some(bits)) = (args.piece, args.square, args.bits) else {
+        bail!("--piece, --square and --bits are required");
+    };
+    let target = Target::new(piece, square);
+    let q = Question::new(target, bits, args.formula)?;
     let shard = args.shard;
     let part_cube = cube(q, shard)?;
     if let Some(path) = &args.emit_cnf {
@@ -187,16 +200,6 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Interrupted);
     }
     record(&mut store, path, &settled, &name)
-}
-
-/// Where the certificates of `store` go: `proofs/` beside it.
-#[must_use]
-pub fn certificate_dir(store: &Path) -> PathBuf {
-    store
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .join("proofs")
 }
 
 /// A line saying the store already settles (part `shard` of) `q`, if it does.
@@ -330,6 +333,29 @@ fn record(store: &mut Store, path: &Path, s: &Settled, name: &str) -> anyhow::Re
     Ok(Outcome::Success)
 }
 
+/// `--campaign`: the open questions of the campaign, one a line.
+fn list_campaign(path: &Path) -> anyhow::Result<Outcome> {
+    let store = if path.exists() {
+        Store::load(path).with_context(|| format!("cannot use {}", path.display()))?
+    } else {
+        bail!("no such store: {}", path.display());
+    };
+    for (stage, q) in campaign::questions(&store) {
+        let method = match auto_method(q) {
+            Method::Sat => "sat",
+            _ => "exhaust",
+        };
+        println!(
+            "{} {} {} {method} # {}",
+            q.target.piece,
+            q.target.square,
+            q.bits,
+            stage.describe()
+        );
+    }
+    Ok(Outcome::Success)
+}
+
 /// `--emit-cnf`: the DIMACS of part `shard` of `q`.
 fn emit_cnf(q: Question, shard: Shard, path: &Path) -> anyhow::Result<Outcome> {
     let cnf = cnf_of(q, cube(q, shard)?);
@@ -353,7 +379,7 @@ fn emit_cnf(q: Question, shard: Shard, path: &Path) -> anyhow::Result<Outcome> {
 fn check_certificates(q: Question, path: &Path) -> anyhow::Result<Outcome> {
     anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
     let store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = prove::certificate::store_dir(path);
     let mut checked = 0;
     let mut failed = 0;
     for x in store.sats().filter(|x| x.question == q) {

@@ -7,6 +7,8 @@
 //! parts `K/M` of `exhaust`, with `M = 2^k`): each part's CNF has the cube as unit clauses, so
 //! its certificate stands alone.
 
+pub mod campaign;
+pub mod certificate;
 pub mod cnf;
 pub mod lrat;
 pub mod solver;
@@ -16,7 +18,6 @@ use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use sha2::{Digest, Sha256};
 
@@ -24,7 +25,8 @@ use crate::atomic::write_atomic;
 use crate::exhaust::shard::Shard;
 use crate::interrupt::Stop;
 use crate::magic::{self, format_magic, Verified};
-use crate::question::{Formula, Question};
+use crate::question::Question;
+pub use certificate::{certificate_dir, certificate_name, copy_certificates, recheck};
 use cnf::{encode, Cnf, Cube, Instance};
 use lrat::Checked;
 use solver::{Answer, Run};
@@ -162,25 +164,6 @@ impl Write for HashWriter {
     }
 }
 
-/// The certificate's file name for part `shard` of `question`:
-/// `bishop-c1-4.lrat.gz`, `rook-a1-11-black-3of64.lrat.gz`.
-#[must_use]
-pub fn certificate_name(question: Question, shard: Shard) -> String {
-    let mut name = format!(
-        "{}-{}-{}",
-        question.target.piece, question.target.square, question.bits
-    );
-    if question.formula != Formula::Plain {
-        name.push('-');
-        name.push_str(question.formula.name());
-    }
-    if shard.count > 1 {
-        name.push_str(&format!("-{}of{}", shard.index, shard.count));
-    }
-    name.push_str(".lrat.gz");
-    name
-}
-
 /// How a part was settled.
 #[derive(Clone, Debug)]
 pub enum Verdict {
@@ -305,33 +288,6 @@ fn solve_and_certify(
         }
     };
     Ok((verdict, solved, start.elapsed()))
-}
-
-/// Checks a stored certificate again: rebuilds the CNF of part `shard` of `question`, compares
-/// its SHA-256 with `recorded` and runs the checker on the certificate.
-///
-/// # Errors
-/// [`ProveError::Hash`] when the CNF changed, [`ProveError::Certificate`] when the proof does
-/// not check, [`ProveError::Io`] when the file cannot be read.
-pub fn recheck(
-    question: Question,
-    shard: Shard,
-    certificate: &Path,
-    recorded: &str,
-) -> Result<Checked, ProveError> {
-    let cnf = cnf_of(question, cube(question, shard)?);
-    let actual = sha256(&cnf);
-    if actual != recorded {
-        return Err(ProveError::Hash {
-            path: certificate.to_path_buf(),
-            question,
-            recorded: recorded.to_string(),
-            actual,
-        });
-    }
-    let file = File::open(certificate).map_err(io_err(certificate))?;
-    lrat::check(&cnf, BufReader::new(GzDecoder::new(file)))
-        .map_err(|source| ProveError::Certificate { question, source })
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@ use crate::attacks::Occupancies;
 use crate::exhaust::{all_magics, Plan};
 use crate::piece::Target;
 use crate::published;
+use crate::question::Formula;
+use flate2::read::GzDecoder;
 use crate::{Piece, Square};
 
 fn target(p: Piece, s: &str) -> Target {
@@ -78,7 +80,10 @@ fn black_models_match_brute_force_under_a_cube() {
         .map(|hi| hi << 48 | low)
         .filter(|&m| magic::verify_pairs_with(&occ, 5, Formula::Black, m).is_ok())
         .collect();
-    assert!(brute.contains(&known), "the drawn magic is under its own cube");
+    assert!(
+        brute.contains(&known),
+        "the drawn magic is under its own cube"
+    );
     assert_eq!(sat, brute);
 }
 

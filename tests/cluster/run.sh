@@ -3,8 +3,9 @@
 # Slurm. Installs Debian's slurm-wlm, munge and parallel when missing (prints SKIP and exits 0
 # when it cannot), starts munged, slurmctld and slurmd on this machine (one node, two CPUs)
 # from a config generated in a temp dir, runs the exhaust workflow (bishop d8, 4 bits,
-# 4 parts) and the hunt workflow through Slurm and through GNU parallel, checks the merged
-# stores, then stops every daemon it started and removes the temp dir.
+# 4 parts), the prove workflow (SAT cubes, certificates copied beside the main store) and
+# the hunt workflow through Slurm and through GNU parallel, checks the merged stores, then
+# stops every daemon it started and removes the temp dir.
 #
 # Usage: MAGICHUNT=target/release/magichunt tests/cluster/run.sh
 # Env:   MAGICHUNT        binary under test (default target/release/magichunt)
@@ -164,6 +165,16 @@ if done != want or has != proof:
 EOF
 }
 sums() { md5sum "$@" | sort; }
+proven() { # proven STORE SQ BITS: a bishop proof of none whose certificates all check
+  python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+ok = any((p.get("piece"), p.get("square"), p.get("bits"), p.get("none")) ==
+         ("bishop", sys.argv[2], int(sys.argv[3]), True) for p in s.get("proofs", []))
+sys.exit(0 if ok else f"{sys.argv[1]}: no proof for bishop {sys.argv[2]} at {sys.argv[3]} bits")
+EOF
+  "$bin" prove --piece bishop --square "$2" --bits "$3" --store "$1" --check-certificates
+}
 
 export MAGICHUNT=$bin
 target=(--piece bishop --square d8 --bits 4 --shards 4 --threads 1)
@@ -186,6 +197,12 @@ check "submit.sh array and merge completed" completed "$a"
 check "merge job completed" completed "$m"
 check "merged store holds the proof and parts 1-4" store_has results/best.json 1,2,3,4 yes
 check "parts 1-3 were not redone" diff <(echo "$before") <(sums results/shards/exhaust-*-{1,2,3}of4.json)
+
+echo "== Slurm: submit.sh prove, SAT in 4 cubes"
+"$root/scripts/slurm/submit.sh" prove --piece bishop --square a2 --bits 3 --shards 4 --method sat --threads 1
+wait_queue
+check "4 part stores and their certificates" test "$(ls results/shards/proofs/bishop-a2-3-*of4.lrat.gz | wc -l)" -eq 4
+check "merged store proves bishop a2 at 3 bits, certificates beside it check" proven results/best.json a2 3
 
 echo "== Slurm: submit.sh hunt, 2 tasks, then again"
 before=$(sums results/shards/exhaust-*.json)
@@ -223,6 +240,10 @@ before=$(sums results/shards/*.json)
 check "second --resume started no job" test "$(wc -l <run.joblog)" -eq 6
 "${par[@]}"
 check "re-run without --resume changed no part store" diff <(echo "$before") <(sums results/shards/*.json)
+
+echo "== GNU parallel: prove (method auto: SAT for a bishop) in 2 cubes"
+"$root/scripts/parallel.sh" prove --piece bishop --square b2 --bits 3 --shards 2 --sshloginfile hosts --jobs 2
+check "merged store proves bishop b2 at 3 bits, certificates beside it check" proven results/best.json b2 3
 
 echo "== GNU parallel: hunt, 2 tasks, then again"
 hunt=("$root/scripts/parallel.sh" hunt --tasks 2 --time 2s --seed 9 --threads 1 --sshloginfile hosts --jobs 2)
