@@ -7,8 +7,8 @@ use crate::exhaust::{all_magics, Plan};
 use crate::piece::Target;
 use crate::published;
 use crate::question::Formula;
-use flate2::read::GzDecoder;
 use crate::{Piece, Square};
+use flate2::read::GzDecoder;
 
 fn target(p: Piece, s: &str) -> Target {
     Target::new(p, s.parse::<Square>().unwrap())
