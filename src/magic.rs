@@ -78,10 +78,22 @@ pub struct Verified {
     pub magic: u64,
     /// Distinct slots written.
     pub used_slots: u32,
-    /// The highest slot written; a tight table has `max_index + 1` entries.
+    /// The highest slot written; a tight plain table has `max_index + 1` entries.
     pub max_index: u32,
+    /// The lowest slot written: 0 for a plain magic (the empty subset's key is 0), usually
+    /// more for a black one; a tight table has `max_index - min_index + 1` entries.
+    pub min_index: u32,
     /// Subsets that landed on a slot already holding their (equal) attack set.
     pub constructive: u32,
+}
+
+impl Verified {
+    /// Entries of the magic's tight table: `max_index - min_index + 1` (the span of the slots
+    /// it writes; `max_index + 1` for a plain magic).
+    #[must_use]
+    pub fn span(&self) -> u32 {
+        self.max_index - self.min_index + 1
+    }
 }
 
 /// The first destructive collision found by [`verify`]: two subsets with different attack sets
@@ -157,6 +169,7 @@ pub fn verify_pairs_with(
     let mut map: HashMap<usize, Option<(Bitboard, Bitboard)>> = HashMap::new();
     let mut used_slots = 0;
     let mut max_index = 0;
+    let mut min_index = usize::MAX;
     let mut constructive = 0;
     for &(sub, att) in &occ.pairs {
         let i = index_with(formula, sub.0, occ.mask.0, magic, bits);
@@ -170,6 +183,7 @@ pub fn verify_pairs_with(
                 *slot = Some((sub, att));
                 used_slots += 1;
                 max_index = max_index.max(i);
+                min_index = min_index.min(i);
             }
             Some((_, held)) if held == att => constructive += 1,
             Some(first) => {
@@ -188,6 +202,7 @@ pub fn verify_pairs_with(
         magic,
         used_slots,
         max_index: max_index as u32,
+        min_index: min_index as u32,
         constructive,
     })
 }

@@ -30,12 +30,13 @@ pub enum Offer {
     Kept,
 }
 
-/// The results store. One entry per target: the best magic, where fewer bits win, then a
-/// smaller highest index. A worse magic never replaces a better one.
+/// The results store. One entry per target and formula: the best magic by
+/// [`Entry::rank`] (fewer bits win, then a smaller tight table). A worse magic never replaces
+/// a better one, and a black magic never replaces a plain one (nor the reverse).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Store {
     meta: BTreeMap<String, serde_json::Value>,
-    entries: BTreeMap<Target, Entry>,
+    entries: BTreeMap<(Target, Formula), Entry>,
     proofs: BTreeMap<(Target, Formula), Proof>,
     effort: BTreeMap<(Target, u32, String), Effort>,
     exhaust: BTreeMap<(Target, u32, u32), Exhaust>,
@@ -110,7 +111,7 @@ impl Store {
             serde_json::from_str(&table.to_json()).expect("own JSON parses");
         if let Some(entries) = value.get_mut("entries").and_then(|v| v.as_array_mut()) {
             for (item, e) in entries.iter_mut().zip(&table.entries) {
-                let (tried, seconds) = self.work(e.target);
+                let (tried, seconds) = self.work_with(e.target, e.formula);
                 item["tried"] = tried.into();
                 item["seconds"] = ((seconds * 1000.0).round() / 1000.0).into();
             }
@@ -131,22 +132,34 @@ impl Store {
         })
     }
 
-    /// The stored magic of `target`.
+    /// The stored plain magic of `target`.
     #[must_use]
     pub fn best(&self, target: Target) -> Option<&Entry> {
-        self.entries.get(&target)
+        self.best_with(target, Formula::Plain)
     }
 
-    /// All stored magics in target order.
+    /// The stored magic of `target` under `formula`.
+    #[must_use]
+    pub fn best_with(&self, target: Target, formula: Formula) -> Option<&Entry> {
+        self.entries.get(&(target, formula))
+    }
+
+    /// All stored magics in target order (a target's plain magic before its black one).
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.entries.values()
     }
 
-    /// Offers a verified magic: stored if the target has none or a worse one.
+    /// The stored magics of one formula, in target order.
+    pub fn entries_with(&self, formula: Formula) -> impl Iterator<Item = &Entry> {
+        self.entries.values().filter(move |e| e.formula == formula)
+    }
+
+    /// Offers a verified magic: stored if the target has none of its formula or a worse one.
     pub fn offer(&mut self, entry: Entry) -> Offer {
-        match self.entries.get(&entry.target) {
+        let key = (entry.target, entry.formula);
+        match self.entries.get(&key) {
             None => {
-                self.entries.insert(entry.target, entry);
+                self.entries.insert(key, entry);
                 Offer::New
             }
             Some(old) if entry.rank() < old.rank() => {
@@ -154,21 +167,38 @@ impl Store {
                     old_bits: old.bits,
                     old_max_index: old.max_index,
                 };
-                self.entries.insert(entry.target, entry);
+                self.entries.insert(key, entry);
                 out
             }
             Some(_) => Offer::Kept,
         }
     }
 
-    /// Adds work done by `run` on (`target`, `bits`) to that run's record.
+    /// Adds work done by `run` on (`target`, `bits`) to that run's record (plain magics).
     pub fn add_effort(&mut self, target: Target, bits: u32, run: &str, tried: u64, seconds: f64) {
+        let q = Question {
+            target,
+            bits,
+            formula: Formula::Plain,
+        };
+        self.add_effort_on(q, run, tried, seconds);
+    }
+
+    /// Adds work done by `run` on `question` to that run's record (a run hunts one formula,
+    /// so the run names the record).
+    pub fn add_effort_on(&mut self, question: Question, run: &str, tried: u64, seconds: f64) {
+        let Question {
+            target,
+            bits,
+            formula,
+        } = question;
         let rec = self
             .effort
             .entry((target, bits, run.to_string()))
             .or_insert_with(|| Effort {
                 target,
                 bits,
+                formula,
                 run: run.to_string(),
                 tried: 0,
                 seconds: 0.0,
@@ -177,21 +207,40 @@ impl Store {
         rec.seconds += seconds;
     }
 
-    /// Candidates examined and seconds spent on `target`, over all runs and bit counts.
+    /// Candidates examined and seconds spent on plain magics of `target`, over all runs and
+    /// bit counts.
     #[must_use]
     pub fn work(&self, target: Target) -> (u64, f64) {
+        self.work_with(target, Formula::Plain)
+    }
+
+    /// [`Store::work`] under `formula`.
+    #[must_use]
+    pub fn work_with(&self, target: Target, formula: Formula) -> (u64, f64) {
         self.effort
             .values()
-            .filter(|e| e.target == target)
+            .filter(|e| e.target == target && e.formula == formula)
             .fold((0, 0.0), |(t, s), e| (t + e.tried, s + e.seconds))
     }
 
-    /// Candidates examined and seconds spent on (`target`, `bits`), over all runs.
+    /// Candidates examined and seconds spent on (`target`, `bits`) plain, over all runs.
     #[must_use]
     pub fn work_at(&self, target: Target, bits: u32) -> (u64, f64) {
+        self.work_on(Question {
+            target,
+            bits,
+            formula: Formula::Plain,
+        })
+    }
+
+    /// Candidates examined and seconds spent on `question`, over all runs.
+    #[must_use]
+    pub fn work_on(&self, question: Question) -> (u64, f64) {
         self.effort
             .values()
-            .filter(|e| e.target == target && e.bits == bits)
+            .filter(|e| {
+                (e.target, e.bits, e.formula) == (question.target, question.bits, question.formula)
+            })
             .fold((0, 0.0), |(t, s), e| (t + e.tried, s + e.seconds))
     }
 
@@ -208,11 +257,10 @@ impl Store {
     /// Records a proof of none, keeping the strongest (highest bits) per target and formula.
     ///
     /// # Errors
-    /// [`TableError::Conflict`] when the store holds a magic at `proof.bits` or fewer (of the
-    /// proof's formula).
+    /// [`TableError::Conflict`] when the store holds a magic of the proof's formula at
+    /// `proof.bits` or fewer.
     pub fn add_proof(&mut self, proof: Proof, name: &str) -> Result<(), TableError> {
-        let plain = proof.formula == Formula::Plain;
-        if let Some(e) = self.entries.get(&proof.target).filter(|_| plain) {
+        if let Some(e) = self.entries.get(&(proof.target, proof.formula)) {
             if e.bits <= proof.bits {
                 return Err(TableError::Conflict(format!(
                     "{name}: proof that no {}-bit magic exists for {} contradicts the verified magic {} at {} bits",
@@ -245,8 +293,17 @@ impl Store {
     /// the shipped published proofs; no magic exists at that many bits or fewer.
     #[must_use]
     pub fn proven_none(&self, target: Target) -> Option<u32> {
-        let own = self.proofs.get(&(target, Formula::Plain)).map(|p| p.bits);
-        let published = published::proof(target).map(|p| p.bits);
+        self.proven_none_with(target, Formula::Plain)
+    }
+
+    /// [`Store::proven_none`] under `formula` (the published proofs are all of plain magics).
+    #[must_use]
+    pub fn proven_none_with(&self, target: Target, formula: Formula) -> Option<u32> {
+        let own = self.proofs.get(&(target, formula)).map(|p| p.bits);
+        let published = match formula {
+            Formula::Plain => published::proof(target).map(|p| p.bits),
+            Formula::Black => None,
+        };
         own.max(published)
     }
 
@@ -335,14 +392,14 @@ impl Store {
     /// holds a verified magic.
     pub fn merge(&mut self, other: Store, mine: &str, theirs: &str) -> Result<(), TableError> {
         for p in other.proofs.values() {
-            if let Some(e) = self.entries.get(&p.target) {
-                if p.formula == Formula::Plain && e.bits <= p.bits {
+            if let Some(e) = self.entries.get(&(p.target, p.formula)) {
+                if e.bits <= p.bits {
                     return Err(conflict(p, theirs, e, mine));
                 }
             }
         }
         for e in other.entries.values() {
-            if let Some(p) = self.proofs.get(&(e.target, Formula::Plain)) {
+            if let Some(p) = self.proofs.get(&(e.target, e.formula)) {
                 if e.bits <= p.bits {
                     return Err(conflict(p, mine, e, theirs));
                 }

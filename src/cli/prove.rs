@@ -210,14 +210,15 @@ fn already_settled(store: &Store, q: Question, shard: Shard, name: &str) -> Opti
             p.bits
         ));
     }
-    if q.formula == Formula::Plain {
-        if let Some(e) = store.best(q.target).filter(|e| e.bits <= q.bits) {
-            return Some(format!(
-                "{q}: already settled in {name}: a magic exists ({} at {} bits)",
-                format_magic(e.magic),
-                e.bits
-            ));
-        }
+    if let Some(e) = store
+        .best_with(q.target, q.formula)
+        .filter(|e| e.bits <= q.bits)
+    {
+        return Some(format!(
+            "{q}: already settled in {name}: a magic exists ({} at {} bits)",
+            format_magic(e.magic),
+            e.bits
+        ));
     }
     store
         .sat(q, shard.count)
@@ -283,15 +284,14 @@ fn record(store: &mut Store, path: &Path, s: &Settled, name: &str) -> anyhow::Re
     );
     let mut stored = String::new();
     if let Verdict::Exists(v) = &s.verdict {
-        if q.formula == Formula::Plain {
-            let method = MethodWire {
-                family: "sat".into(),
-                seed: None,
-                run: Some(format!("{}-prove", now_rfc3339())),
-            };
-            store.offer(Entry::from_verified(v, Some(now_rfc3339()), Some(method)));
-            stored = ", stored".into();
-        }
+        // The store keeps the best magic of each formula per square, black ones too.
+        let method = MethodWire {
+            family: "sat".into(),
+            seed: None,
+            run: Some(format!("{}-prove", now_rfc3339())),
+        };
+        store.offer(Entry::from_verified(v, Some(now_rfc3339()), Some(method)));
+        stored = ", stored".into();
     }
     let newly = store.settle_sat(name)?;
     store.save(path)?;

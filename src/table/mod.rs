@@ -27,10 +27,14 @@ pub struct Entry {
     pub target: Target,
     /// Index bits.
     pub bits: u32,
+    /// The index formula the magic was verified under.
+    pub formula: Formula,
     /// The multiplier.
     pub magic: u64,
     /// Highest slot used, from verify.
     pub max_index: u32,
+    /// Lowest slot used, from verify (0 for a plain magic).
+    pub min_index: u32,
     /// When it was found (RFC 3339), if known.
     pub found_at: Option<String>,
     /// How it was found, if known.
@@ -50,19 +54,39 @@ impl Entry {
         Entry {
             target: v.target,
             bits: v.bits,
+            formula: v.formula,
             magic: v.magic,
             max_index: v.max_index,
+            min_index: v.min_index,
             found_at,
             method,
             extra: BTreeMap::new(),
         }
     }
 
-    /// The ordering key of quality: fewer bits first, then a smaller highest index, then a
-    /// smaller magic (only so that ties break the same way everywhere). Smaller is better.
+    /// The ordering key of quality: fewer bits first (the `2^bits` table and the engine's
+    /// shift), then a smaller tight table ([`Entry::span`]: `max_index + 1` for a plain
+    /// magic), then a smaller magic (only so that ties break the same way everywhere).
+    /// Smaller is better. Entries of different formulas are never ranked against each other.
     #[must_use]
     pub fn rank(&self) -> (u32, u32, u64) {
-        (self.bits, self.max_index, self.magic)
+        (self.bits, self.span(), self.magic)
+    }
+
+    /// Entries of the magic's tight table: `max_index - min_index + 1`.
+    #[must_use]
+    pub fn span(&self) -> u32 {
+        self.max_index - self.min_index + 1
+    }
+
+    /// The question this magic answers "yes" to.
+    #[must_use]
+    pub fn question(&self) -> Question {
+        Question {
+            target: self.target,
+            bits: self.bits,
+            formula: self.formula,
+        }
     }
 
     /// A text field among the extra fields (`found_by`, `source`), if present.
@@ -95,6 +119,8 @@ pub struct Effort {
     pub target: Target,
     /// Index bits searched.
     pub bits: u32,
+    /// The index formula searched (a run hunts one formula).
+    pub formula: Formula,
     /// Run identifier.
     pub run: String,
     /// Candidates examined.
@@ -195,7 +221,10 @@ impl Table {
         let effort = list("effort", false)?;
         let exhaust = list("exhaust", false)?;
         let sat = list("sat", false)?;
-        let ctx = Ctx { path };
+        let ctx = Ctx {
+            path,
+            formula: default_formula(&top, path)?,
+        };
         Ok(Table {
             meta: top.into_iter().collect(),
             entries: ctx.each(entries, "entry", Ctx::entry)?,
@@ -236,8 +265,39 @@ pub struct Claim {
     pub bits: u32,
     /// The multiplier.
     pub magic: u64,
+    /// The index formula (the entry's own, else the table's, else plain).
+    pub formula: Formula,
     /// The highest index the file states, if any.
     pub max_index: Option<u32>,
+    /// The lowest index the file states, if any.
+    pub min_index: Option<u32>,
+}
+
+impl Claim {
+    /// The question the claim answers "yes" to.
+    #[must_use]
+    pub fn question(&self) -> Question {
+        Question {
+            target: self.target,
+            bits: self.bits,
+            formula: self.formula,
+        }
+    }
+}
+
+/// The formula of a table's entries that name none: the top-level `formula` (published
+/// packed tables state it there), else plain.
+fn default_formula(
+    top: &serde_json::Map<String, Value>,
+    path: &Path,
+) -> Result<Formula, TableError> {
+    match top.get("formula") {
+        None => Ok(Formula::Plain),
+        Some(Value::String(f)) => f
+            .parse()
+            .map_err(|e: crate::error::ParseError| syntax_error(path, &e.to_string())),
+        Some(_) => Err(syntax_error(path, "`formula` is not a string")),
+    }
 }
 
 /// Reads the entries of table JSON as claims: every structural check of [`Table::parse`]
@@ -252,10 +312,13 @@ pub fn parse_claims(bytes: &[u8], path: &Path) -> Result<Vec<Claim>, TableError>
         Some(_) => return Err(syntax_error(path, "`entries` is not a list")),
         None => return Err(syntax_error(path, "missing field `entries`")),
     };
-    let ctx = Ctx { path };
-    let claims = ctx.each(items, "entry", |_, item| {
+    let ctx = Ctx {
+        path,
+        formula: default_formula(&top, path)?,
+    };
+    let claims = ctx.each(items, "entry", |ctx, item| {
         let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        Ctx::claim(&w)
+        ctx.claim(&w)
     })?;
     Ok(claims
         .into_iter()
@@ -304,7 +367,9 @@ pub fn entry_wire(e: &Entry) -> EntryWire {
         square: e.target.square.to_string(),
         bits: e.bits.into(),
         magic: format_magic(e.magic),
+        formula: (e.formula != Formula::Plain).then(|| e.formula.name().to_string()),
         max_index: Some(e.max_index.into()),
+        min_index: (e.min_index != 0).then(|| e.min_index.into()),
         found_at: e.found_at.clone(),
         tried: None,
         seconds: None,
@@ -330,6 +395,7 @@ fn effort_wire(e: &Effort) -> EffortWire {
         piece: e.target.piece.name().to_string(),
         square: e.target.square.to_string(),
         bits: e.bits.into(),
+        formula: (e.formula != Formula::Plain).then(|| e.formula.name().to_string()),
         run: e.run.clone(),
         tried: e.tried,
         seconds: e.seconds,
@@ -346,9 +412,10 @@ fn exhaust_wire(x: &Exhaust) -> ExhaustWire {
     }
 }
 
-/// Parsing context: names the file in errors.
+/// Parsing context: names the file in errors and gives the entries' default formula.
 struct Ctx<'a> {
     path: &'a Path,
+    formula: Formula,
 }
 
 impl Ctx<'_> {
@@ -387,29 +454,38 @@ impl Ctx<'_> {
             .ok_or_else(|| format!("bits {bits} out of range 1..={}", target.piece.max_bits()))
     }
 
-    fn claim(w: &EntryWire) -> Result<Claim, String> {
+    fn claim(&self, w: &EntryWire) -> Result<Claim, String> {
         let target = Self::target(&w.piece, &w.square)?;
         let bits = Self::bits(target, w.bits)?;
         let magic = parse_magic(&w.magic).map_err(|e| e.to_string())?;
-        let max_index = match w.max_index {
-            None => None,
-            Some(m) => Some(u32::try_from(m).map_err(|_| format!("max_index {m} out of range"))?),
+        let index = |name: &str, v: Option<i64>| match v {
+            None => Ok(None),
+            Some(m) => u32::try_from(m)
+                .map(Some)
+                .map_err(|_| format!("{name} {m} out of range")),
+        };
+        let formula = match &w.formula {
+            None => self.formula,
+            Some(f) => Self::formula(Some(f))?,
         };
         Ok(Claim {
             index: 0,
             target,
             bits,
             magic,
-            max_index,
+            formula,
+            max_index: index("max_index", w.max_index)?,
+            min_index: index("min_index", w.min_index)?,
         })
     }
 
     fn entry(&self, item: Value) -> Result<Entry, String> {
         let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        let c = Self::claim(&w)?;
-        let v = magic::verify(c.target, c.bits, c.magic).map_err(|col| {
+        let c = self.claim(&w)?;
+        let v = magic::verify_question(c.question(), c.magic).map_err(|col| {
             format!(
-                "magic {} fails verification at {} bits: subsets {:#x} and {:#x} collide at index {}",
+                "{} magic {} fails verification at {} bits: subsets {:#x} and {:#x} collide at index {}",
+                c.formula,
                 format_magic(c.magic),
                 c.bits,
                 col.first.0 .0,
@@ -417,11 +493,14 @@ impl Ctx<'_> {
                 col.index
             )
         })?;
-        if let Some(m) = c.max_index {
-            if m != v.max_index {
+        for (name, file, verified) in [
+            ("max_index", c.max_index, v.max_index),
+            ("min_index", c.min_index, v.min_index),
+        ] {
+            if file.is_some_and(|m| m != verified) {
                 return Err(format!(
-                    "max_index {m} in the file, but verify gives {}",
-                    v.max_index
+                    "{name} {} in the file, but verify gives {verified}",
+                    file.unwrap_or_default()
                 ));
             }
         }
@@ -474,6 +553,7 @@ impl Ctx<'_> {
         Ok(Effort {
             target,
             bits: Self::bits(target, w.bits)?,
+            formula: Self::formula(w.formula.as_deref())?,
             run: w.run,
             tried: w.tried,
             seconds: w.seconds,

@@ -48,9 +48,16 @@ pub struct EntryWire {
     pub bits: i64,
     /// `0x` and 16 hex digits.
     pub magic: String,
+    /// `plain` (the default, left out) or `black`; an entry without it takes the table's
+    /// top-level `formula`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formula: Option<String>,
     /// Highest slot used (checked against verify on load).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_index: Option<i64>,
+    /// Lowest slot used, written for black magics (checked against verify on load).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_index: Option<i64>,
     /// When it was found, RFC 3339.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub found_at: Option<String>,
@@ -112,6 +119,9 @@ pub struct EffortWire {
     pub square: String,
     /// Index bits searched.
     pub bits: i64,
+    /// `plain` (the default, left out) or `black`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formula: Option<String>,
     /// The run's identifier (merge keeps one record per run, so merging twice adds nothing).
     pub run: String,
     /// Candidates examined.
