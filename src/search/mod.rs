@@ -21,6 +21,7 @@ pub use scratch::Scratchpad;
 
 use crate::magic::Verified;
 use crate::piece::Target;
+use crate::question::{Formula, Question};
 
 /// How many candidates a batch draws between looks at the stop flag.
 const POLL: u64 = 1 << 14;
@@ -51,8 +52,39 @@ pub fn search(
     n: u64,
     stop: &AtomicBool,
 ) -> Batch {
-    let filter = prefilter(pad.target(), pad.bits(), family);
-    search_filtered(pad, family, rng, n, stop, filter)
+    search_within(pad, family, rng, n, stop, None)
+}
+
+/// [`search`] for a magic whose tight table has at most `limit` entries (highest index minus
+/// lowest, plus one), when a limit is given: the size objective. The pre-filter applies to
+/// plain magics only (it tests `mask * magic`, which is not a black key).
+///
+/// # Panics
+/// If the fast check and verify ever disagree (a bug, never a user error).
+pub fn search_within(
+    pad: &mut Scratchpad,
+    family: &Family,
+    rng: &mut Xoshiro256PlusPlus,
+    n: u64,
+    stop: &AtomicBool,
+    limit: Option<u32>,
+) -> Batch {
+    let filter = match pad.formula() {
+        Formula::Plain => prefilter(pad.target(), pad.bits(), family),
+        Formula::Black => 0,
+    };
+    let period = pad.period_bits();
+    family.with_draw(
+        period,
+        Trial {
+            pad,
+            rng,
+            n,
+            stop,
+            filter,
+            limit,
+        },
+    )
 }
 
 /// [`search`] with an explicit pre-filter: candidates whose `mask * magic` has fewer than
@@ -68,7 +100,7 @@ pub fn search_filtered(
     stop: &AtomicBool,
     filter: u32,
 ) -> Batch {
-    let period = 64 - pad.mask().trailing_zeros();
+    let period = pad.period_bits();
     family.with_draw(
         period,
         Trial {
@@ -77,6 +109,7 @@ pub fn search_filtered(
             n,
             stop,
             filter,
+            limit: None,
         },
     )
 }
@@ -88,24 +121,38 @@ struct Trial<'a> {
     n: u64,
     stop: &'a AtomicBool,
     filter: u32,
+    limit: Option<u32>,
 }
 
 impl candidates::UseDraw for Trial<'_> {
     type Out = Batch;
     #[inline(always)]
     fn with<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(self, draw: F) -> Batch {
-        run(self.pad, self.rng, self.n, self.stop, self.filter, draw)
+        match self.limit {
+            None => run::<false, F>(self.pad, self.rng, self.n, self.stop, self.filter, 0, draw),
+            Some(limit) => run::<true, F>(
+                self.pad,
+                self.rng,
+                self.n,
+                self.stop,
+                self.filter,
+                limit,
+                draw,
+            ),
+        }
     }
 }
 
-/// The trial loop, monomorphised per family.
+/// The trial loop, monomorphised per family and per objective (`BOUNDED`: the tight table
+/// may have at most `limit` entries).
 #[inline(always)]
-fn run<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
+fn run<const BOUNDED: bool, F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
     pad: &mut Scratchpad,
     rng: &mut Xoshiro256PlusPlus,
     n: u64,
     stop: &AtomicBool,
     filter: u32,
+    limit: u32,
     mut draw: F,
 ) -> Batch {
     let mut batch = Batch::default();
@@ -119,10 +166,16 @@ fn run<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
                 continue;
             }
             tested += 1;
-            match pad.first_failure(m) {
+            let failure = if BOUNDED {
+                pad.first_failure_within(m, limit)
+            } else {
+                pad.first_failure(m)
+            };
+            match failure {
                 Some(c) => checks += c as u64,
                 None => {
                     let v = pad.verify(m).expect("the fast check and verify agree");
+                    assert!(!BOUNDED || v.span() <= limit, "the bound and verify agree");
                     batch.tried += k + 1;
                     batch.tested += tested;
                     batch.checks += checks + pad.pairs().pairs.len() as u64 - 1;
@@ -143,11 +196,30 @@ fn run<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
 /// it the families in turn ([`round_family`]), in growing batches. `None` if nothing turned up within about 900 M candidates.
 #[must_use]
 pub fn find_magic(target: Target, bits: u32, seed: u64) -> Option<Verified> {
+    find_magic_for(
+        Question {
+            target,
+            bits,
+            formula: Formula::Plain,
+        },
+        seed,
+    )
+}
+
+/// [`find_magic`] for any question: the same families and batches under its formula.
+#[must_use]
+pub fn find_magic_for(question: Question, seed: u64) -> Option<Verified> {
+    let Question {
+        target,
+        bits,
+        formula,
+    } = question;
     let never = AtomicBool::new(false);
-    let mut pad = Scratchpad::new(target, bits);
+    let mut pad = Scratchpad::with_formula(target, bits, formula);
     let families = portfolio(target, bits, &[]);
-    // At the popcount the first family (gather) is the one that pays; below it, take turns.
-    let popcount = bits >= pad.mask().count_ones();
+    // At the popcount the first family (gather) is the one that pays for plain magics; below
+    // it, and for black magics, take turns.
+    let popcount = bits >= pad.mask().count_ones() && formula == Formula::Plain;
     for round in 0..64u64 {
         let family = &families[if popcount {
             0

@@ -10,12 +10,18 @@
 //! every set, then a second of every set that has one, ...): subsets of one set never collide
 //! destructively with each other, so mixing the sets early finds the first destructive
 //! collision after about 14 checks on rook a1 at 11 bits instead of about 164 in carry-rippler
-//! order. The empty subset always lands on slot 0 and is the only one with its attack set:
-//! its slot is stamped directly, with no multiplication.
+//! order. Under the plain formula the empty subset always lands on slot 0 and is the only one
+//! with its attack set: its slot is stamped directly, with no multiplication. Under the black
+//! formula the pad holds the keys `occ | !mask` instead of the subsets, the empty one among
+//! them.
+//!
+//! [`Scratchpad::first_failure_within`] also rejects a magic whose slots span more than a
+//! given number of entries: the size objective of `hunt --objective tight`.
 
 use crate::attacks::Occupancies;
 use crate::magic::{self, Collision, Verified};
 use crate::piece::Target;
+use crate::question::Formula;
 
 /// Low bits of a slot holding the attack-set id.
 pub const ID_BITS: u32 = 10;
@@ -31,11 +37,12 @@ const SLOTS: usize = 1 << 12;
 pub struct Scratchpad {
     target: Target,
     bits: u32,
+    formula: Formula,
     mask: u64,
-    /// Non-empty subsets in check order, each with its attack-set id (one array, so the
-    /// trial loop walks one pointer).
+    /// Keys in check order (plain: the non-empty subsets; black: every `occ | !mask`), each
+    /// with its attack-set id (one array, so the trial loop walks one pointer).
     order: Vec<(u64, u32)>,
-    /// The id of the empty subset's attack set (it always lands on slot 0).
+    /// The id of the empty subset's attack set (plain: it always lands on slot 0).
     empty_id: u32,
     /// The stamped slots: `stamp << ID_BITS | id`; only the first `1 << bits` are used.
     table: Box<[u32; SLOTS]>,
@@ -48,19 +55,38 @@ pub struct Scratchpad {
 }
 
 impl Scratchpad {
-    /// A scratchpad for `target` at `bits` index bits (1 to 12).
+    /// A scratchpad for `target` at `bits` index bits (1 to 12), plain formula.
     ///
     /// # Panics
     /// If `bits` is not 1 to 12.
     #[must_use]
     pub fn new(target: Target, bits: u32) -> Scratchpad {
+        Scratchpad::with_formula(target, bits, Formula::Plain)
+    }
+
+    /// A scratchpad for `target` at `bits` index bits (1 to 12) under `formula`.
+    ///
+    /// # Panics
+    /// If `bits` is not 1 to 12.
+    #[must_use]
+    pub fn with_formula(target: Target, bits: u32, formula: Formula) -> Scratchpad {
         assert!((1..=12).contains(&bits), "bits {bits}");
         let pairs = Occupancies::new(target);
-        let (order, empty_id, distinct) = check_order(&pairs);
+        let (mut order, empty_id, distinct) = check_order(&pairs);
+        let mask = pairs.mask.0;
+        if formula == Formula::Black {
+            // No subset lands anywhere in particular: every key is multiplied, the empty
+            // one (the rarest attack set) first.
+            order.insert(0, (0, empty_id));
+            for (o, _) in &mut order {
+                *o = formula.key(*o, mask);
+            }
+        }
         Scratchpad {
             target,
             bits,
-            mask: pairs.mask.0,
+            formula,
+            mask,
             order,
             empty_id,
             table: Box::new([0; SLOTS]),
@@ -88,6 +114,22 @@ impl Scratchpad {
         self.mask
     }
 
+    /// The index formula.
+    #[must_use]
+    pub fn formula(&self) -> Formula {
+        self.formula
+    }
+
+    /// `log2` of the period: the low bits of a magic that can change a verdict (64 for a
+    /// black magic, whose keys are odd).
+    #[must_use]
+    pub fn period_bits(&self) -> u32 {
+        match self.formula {
+            Formula::Plain => 64 - self.mask.trailing_zeros(),
+            Formula::Black => 64,
+        }
+    }
+
     /// The reference pairs of the target (built once, shared with the final verify).
     #[must_use]
     pub fn pairs(&self) -> &Occupancies {
@@ -100,11 +142,15 @@ impl Scratchpad {
         self.distinct
     }
 
-    /// The bits of a magic that matter: every magic is equivalent to itself modulo
-    /// `2^(64 - lowest mask square)`, since every subset is a multiple of `2^lowest`.
+    /// The bits of a magic that matter: every plain magic is equivalent to itself modulo
+    /// `2^(64 - lowest mask square)`, since every subset is a multiple of `2^lowest`; every
+    /// bit of a black magic matters.
     #[must_use]
     pub fn period_mask(&self) -> u64 {
-        period_mask(self.mask)
+        match self.formula {
+            Formula::Plain => period_mask(self.mask),
+            Formula::Black => u64::MAX,
+        }
     }
 
     /// Whether `magic` is valid: exactly [`magic::verify`]'s semantics (constructive collisions
@@ -119,7 +165,7 @@ impl Scratchpad {
     /// # Errors
     /// The first destructive [`Collision`] in carry-rippler order.
     pub fn verify(&self, magic: u64) -> Result<Verified, Collision> {
-        magic::verify_pairs(&self.pairs, self.bits, magic)
+        magic::verify_pairs_with(&self.pairs, self.bits, self.formula, magic)
     }
 
     /// The fast check: `None` if `magic` is valid, else the number of subset checks done
@@ -128,13 +174,45 @@ impl Scratchpad {
     pub fn first_failure(&mut self, magic: u64) -> Option<usize> {
         let stamp = self.next_stamp();
         let table = &mut *self.table;
-        table[0] = stamp | self.empty_id;
+        if self.formula == Formula::Plain {
+            table[0] = stamp | self.empty_id;
+        }
         let shift = 64 - self.bits;
         for (k, &(o, id)) in self.order.iter().enumerate() {
             let i = magic::index_masked(o, magic, shift) & (SLOTS - 1);
             let key = stamp | id;
             let held = table[i];
             if held >= stamp && held != key {
+                self.promote(k);
+                return Some(k + 1);
+            }
+            table[i] = key;
+        }
+        None
+    }
+
+    /// [`Scratchpad::first_failure`] that also fails a magic whose slots span more than
+    /// `limit` entries (highest index minus lowest, plus one; for a plain magic the lowest is
+    /// 0): `None` only for a valid magic whose tight table has at most `limit` entries.
+    #[inline]
+    pub fn first_failure_within(&mut self, magic: u64, limit: u32) -> Option<usize> {
+        let stamp = self.next_stamp();
+        let table = &mut *self.table;
+        let (mut lo, mut hi) = if self.formula == Formula::Plain {
+            table[0] = stamp | self.empty_id;
+            (0, 0)
+        } else {
+            (usize::MAX, 0)
+        };
+        let limit = limit as usize;
+        let shift = 64 - self.bits;
+        for (k, &(o, id)) in self.order.iter().enumerate() {
+            let i = magic::index_masked(o, magic, shift) & (SLOTS - 1);
+            lo = lo.min(i);
+            hi = hi.max(i);
+            let key = stamp | id;
+            let held = table[i];
+            if hi - lo >= limit || (held >= stamp && held != key) {
                 self.promote(k);
                 return Some(k + 1);
             }
