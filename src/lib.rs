@@ -7,8 +7,8 @@
 //!
 //! The library is layered: geometry ([`square`], [`bitboard`], [`piece`]), the slow reference
 //! ([`attacks`]) that every other check trusts, the one index formula and verify ([`magic`]),
-//! the table format ([`table`]) and the results [`store`], and the published data
-//! ([`published`]). The binary in `src/main.rs` only parses arguments and calls [`cli`].
+//! the table format ([`table`]) and the results [`store`], the table layouts ([`layout`]:
+//! fancy, tight and packed), and the published data ([`published`]). The binary in `src/main.rs` only parses arguments and calls [`cli`].
 
 pub mod atomic;
 pub mod attacks;
@@ -21,6 +21,7 @@ pub mod exhaust;
 pub mod export;
 pub mod hunt;
 pub mod interrupt;
+pub mod layout;
 pub mod lock;
 pub mod magic;
 pub mod piece;

@@ -3,11 +3,14 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+use crate::layout::PackedTable;
 use crate::piece::Target;
+use crate::question::Formula;
 use crate::table::{Entry, Proof, Table};
 
-/// The shipped tables by name (file name without `.json`) and their JSON text.
-pub const TABLES: [(&str, &str); 5] = [
+/// The shipped tables by name (file name without `.json`) and their JSON text: the per-square
+/// tables, then the four packed ones (one shared array each, see [`PACKED`]).
+pub const TABLES: [(&str, &str); 9] = [
     ("records", include_str!("../results/published/records.json")),
     (
         "caissa-2026-dense",
@@ -25,7 +28,62 @@ pub const TABLES: [(&str, &str); 5] = [
         "plain-popcount-tord-romstad-style",
         include_str!("../results/published/plain-popcount-tord-romstad-style.json"),
     ),
+    (
+        "annuss-fixed-shift-2008",
+        include_str!("../results/published/annuss-fixed-shift-2008.json"),
+    ),
+    (
+        "annuss-fixed-shift-2016",
+        include_str!("../results/published/annuss-fixed-shift-2016.json"),
+    ),
+    (
+        "annuss-fixed-shift-2017",
+        include_str!("../results/published/annuss-fixed-shift-2017.json"),
+    ),
+    (
+        "black-magics-annuss-fiekas-2017",
+        include_str!("../results/published/black-magics-annuss-fiekas-2017.json"),
+    ),
 ];
+
+/// The shipped packed tables (one array shared by all 128 squares, fixed shift: 12 bits for
+/// rooks, 9 for bishops), oldest first; the last two are the smallest published tables of
+/// each formula.
+pub const PACKED: [&str; 4] = [
+    "annuss-fixed-shift-2008",
+    "annuss-fixed-shift-2016",
+    "annuss-fixed-shift-2017",
+    "black-magics-annuss-fiekas-2017",
+];
+
+/// The smallest published packed table of `formula` (`annuss-fixed-shift-2017` for plain
+/// magics, 88,772 entries; `black-magics-annuss-fiekas-2017` for black ones, 87,988), with
+/// its name.
+///
+/// # Panics
+/// If a shipped packed table is broken (the tests check them all).
+#[must_use]
+pub fn best_packed(formula: Formula) -> (&'static str, &'static PackedTable) {
+    let name = match formula {
+        Formula::Plain => "annuss-fixed-shift-2017",
+        Formula::Black => "black-magics-annuss-fiekas-2017",
+    };
+    (name, packed(name).expect("shipped"))
+}
+
+/// A shipped packed table by name, read once.
+///
+/// # Panics
+/// If the shipped table is broken (the tests check them all).
+#[must_use]
+pub fn packed(name: &str) -> Option<&'static PackedTable> {
+    static PARSED: [OnceLock<PackedTable>; 4] = [const { OnceLock::new() }; 4];
+    let i = PACKED.iter().position(|n| *n == name)?;
+    Some(PARSED[i].get_or_init(|| {
+        PackedTable::from_table(table(name).expect("listed in TABLES"))
+            .unwrap_or_else(|e| panic!("shipped packed table {name} is broken: {e}"))
+    }))
+}
 
 /// A shipped table by name, parsed and verified once.
 ///
@@ -33,7 +91,7 @@ pub const TABLES: [(&str, &str); 5] = [
 /// If a shipped table does not verify (the test suite checks that they all do).
 #[must_use]
 pub fn table(name: &str) -> Option<&'static Table> {
-    static PARSED: [OnceLock<Table>; 5] = [const { OnceLock::new() }; 5];
+    static PARSED: [OnceLock<Table>; TABLES.len()] = [const { OnceLock::new() }; TABLES.len()];
     let i = TABLES.iter().position(|(n, _)| *n == name)?;
     Some(PARSED[i].get_or_init(|| {
         let (n, json) = TABLES[i];
@@ -89,8 +147,9 @@ mod tests {
         for (name, _) in TABLES {
             // Parsing verifies each entry; verify again here, directly.
             for e in &table(name).unwrap().entries {
-                let v = magic::verify(e.target, e.bits, e.magic).unwrap();
+                let v = magic::verify_question(e.question(), e.magic).unwrap();
                 assert_eq!(v.max_index, e.max_index, "{name} {}", e.target);
+                assert_eq!(v.min_index, e.min_index, "{name} {}", e.target);
                 n += 1;
             }
         }
@@ -104,11 +163,38 @@ mod tests {
         assert!(proof(Target::new(crate::Piece::Bishop, "d8".parse().unwrap())).is_some());
     }
 
+    /// The sizes of the table, by filling one shared array with every subset of
+    /// every square of each packed table.
+    #[test]
+    fn packed_tables_need_the_sizes_they_declare() {
+        let want = [
+            ("annuss-fixed-shift-2008", Formula::Plain, 97_264, 82_501),
+            ("annuss-fixed-shift-2016", Formula::Plain, 89_524, 73_999),
+            ("annuss-fixed-shift-2017", Formula::Plain, 88_772, 73_195),
+            (
+                "black-magics-annuss-fiekas-2017",
+                Formula::Black,
+                87_988,
+                72_118,
+            ),
+        ];
+        for (name, formula, size, used) in want {
+            let p = packed(name).unwrap();
+            assert_eq!(p.entries.len(), 128, "{name}");
+            assert_eq!(p.formula(), Some(formula), "{name}");
+            assert_eq!(p.fixed_bits(crate::Piece::Rook), Some(12), "{name}");
+            assert_eq!(p.fixed_bits(crate::Piece::Bishop), Some(9), "{name}");
+            let f = p.check().unwrap();
+            assert_eq!((f.size, f.used), (size, used), "{name}");
+        }
+        assert_eq!(best_packed(Formula::Black).1.declared, Some(87_988));
+    }
+
     #[test]
     fn no_published_magic_contradicts_a_published_proof() {
         for (name, _) in TABLES {
             for e in &table(name).unwrap().entries {
-                if let Some(p) = proof(e.target) {
+                if let Some(p) = proof(e.target).filter(|p| p.formula == e.formula) {
                     assert!(
                         e.bits > p.bits,
                         "{name}: {} at {} bits vs proof",

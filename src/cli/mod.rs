@@ -9,6 +9,7 @@ mod exhaust;
 mod export;
 mod hunt;
 mod merge;
+mod pack;
 mod prove;
 mod show;
 mod verify;
@@ -49,6 +50,9 @@ pub enum Command {
     Prove(prove::ProveArgs),
     /// Merge stores: best entry per square, proofs and exhaustive parts combined.
     Merge(merge::MergeArgs),
+    /// Pack the store's magics into one shared array (the packed layout) and write it as a
+    /// packed table; optionally hunt magics that fit its holes.
+    Pack(pack::PackArgs),
     /// Measure the search: a fixed, seeded workload, medians per thread count.
     Bench(bench::BenchArgs),
 }
@@ -91,6 +95,7 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
         Command::Exhaust(args) => exhaust::run(args),
         Command::Prove(args) => prove::run(args),
         Command::Merge(args) => merge::run(&args),
+        Command::Pack(args) => pack::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
 }
@@ -128,6 +133,14 @@ pub fn piece_arg(s: &str) -> Result<Piece, ParseError> {
 /// # Errors
 /// [`ParseError::Square`].
 pub fn square_arg(s: &str) -> Result<Square, ParseError> {
+    s.parse()
+}
+
+/// Parses `--formula`.
+///
+/// # Errors
+/// [`ParseError::Other`] naming the value.
+pub fn formula_arg(s: &str) -> Result<crate::question::Formula, ParseError> {
     s.parse()
 }
 

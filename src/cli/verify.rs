@@ -1,21 +1,26 @@
-//! `magichunt verify`: one magic, or every entry of a table file.
+//! `magichunt verify`: one magic, or every entry of a table file (and a packed table as a
+//! whole).
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
 
-use super::{magic_arg, piece_arg, square_arg, Outcome};
+use super::{formula_arg, magic_arg, piece_arg, square_arg, Outcome};
 use crate::attacks::Occupancies;
 use crate::bitboard::side_by_side;
-use crate::magic::{format_magic, verify_pairs};
+use crate::export::kib;
+use crate::layout::packed::is_packed;
+use crate::layout::{LayoutError, PackedTable};
+use crate::magic::{format_magic, verify_pairs_with};
 use crate::piece::{Piece, Target};
+use crate::question::Formula;
 use crate::square::Square;
-use crate::table::parse_claims;
+use crate::table::{parse_claims, Table};
 
 /// Arguments of `verify`.
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("one").args(["piece", "square", "bits", "magic"]).multiple(true)))]
+#[command(group(clap::ArgGroup::new("one").args(["piece", "square", "bits", "magic", "formula"]).multiple(true)))]
 pub struct VerifyArgs {
     /// rook or bishop.
     #[arg(long, value_parser = piece_arg, requires_all = ["square", "bits", "magic"])]
@@ -29,6 +34,10 @@ pub struct VerifyArgs {
     /// The multiplier, 0x hex or decimal.
     #[arg(long, value_parser = magic_arg, requires = "piece")]
     magic: Option<u64>,
+    /// Index formula: plain `(occ & mask) * magic` (the default) or black
+    /// `(occ | !mask) * magic`.
+    #[arg(long, value_parser = formula_arg, requires = "piece")]
+    formula: Option<Formula>,
     /// Verify every entry of a table file (store, published table, JSON export).
     #[arg(long, conflicts_with = "one", required_unless_present = "piece")]
     file: Option<PathBuf>,
@@ -46,17 +55,35 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     };
     let target = Target::new(piece, square);
     target.check_bits(bits)?;
+    let formula = args.formula.unwrap_or_default();
     let occ = Occupancies::new(target);
-    let head = format!("{target}, {bits} bits, magic {}", format_magic(magic));
-    match verify_pairs(&occ, bits, magic) {
+    let black = if formula == Formula::Black {
+        " (black)"
+    } else {
+        ""
+    };
+    let head = format!(
+        "{target}, {bits} bits, magic {}{black}",
+        format_magic(magic)
+    );
+    match verify_pairs_with(&occ, bits, formula, magic) {
         Ok(v) => {
             println!("{head}: valid");
             println!("  used slots        {} of {}", v.used_slots, 1u64 << bits);
-            println!(
-                "  highest index     {} (tight table: {} entries)",
-                v.max_index,
-                v.max_index + 1
-            );
+            if formula == Formula::Black {
+                println!(
+                    "  index range       {} to {} (tight table: {} entries)",
+                    v.min_index,
+                    v.max_index,
+                    v.span()
+                );
+            } else {
+                println!(
+                    "  highest index     {} (tight table: {} entries)",
+                    v.max_index,
+                    v.span()
+                );
+            }
             println!(
                 "  constructive      {} of {} subsets share a slot",
                 v.constructive,
@@ -97,14 +124,19 @@ fn verify_file(path: &std::path::Path) -> anyhow::Result<Outcome> {
     let mut failed = 0;
     for c in &claims {
         let occ = Occupancies::new(c.target);
+        let black = if c.formula == Formula::Black {
+            " black"
+        } else {
+            ""
+        };
         let what = format!(
-            "entry {} ({} {} bits {})",
+            "entry {} ({} {} bits{black} {})",
             c.index,
             c.target,
             c.bits,
             format_magic(c.magic)
         );
-        match verify_pairs(&occ, c.bits, c.magic) {
+        match verify_pairs_with(&occ, c.bits, c.formula, c.magic) {
             Err(col) => {
                 failed += 1;
                 println!(
@@ -120,6 +152,14 @@ fn verify_file(path: &std::path::Path) -> anyhow::Result<Outcome> {
                     v.max_index
                 );
             }
+            Ok(v) if c.min_index.is_some_and(|m| m != v.min_index) => {
+                failed += 1;
+                println!(
+                    "{what}: min_index {} in the file, verify gives {}",
+                    c.min_index.unwrap_or_default(),
+                    v.min_index
+                );
+            }
             Ok(_) => {}
         }
     }
@@ -130,9 +170,56 @@ fn verify_file(path: &std::path::Path) -> anyhow::Result<Outcome> {
         claims.len() - failed,
         failed
     );
-    Ok(if failed == 0 {
-        Outcome::Success
-    } else {
-        Outcome::Failure
-    })
+    if failed > 0 {
+        return Ok(Outcome::Failure);
+    }
+    let table = Table::parse(&bytes, path)?;
+    if !is_packed(&table) {
+        return Ok(Outcome::Success);
+    }
+    verify_packed(&PackedTable::from_table(&table)?)
+}
+
+/// The whole check of a packed table: one shared array filled with every subset of every
+/// square; its size must be the one the file declares.
+fn verify_packed(packed: &PackedTable) -> anyhow::Result<Outcome> {
+    let formula = packed
+        .formula()
+        .map_or_else(|| "mixed".to_string(), |f| f.to_string());
+    let shift = |piece| {
+        packed
+            .fixed_bits(piece)
+            .map_or_else(|| "bits per square".to_string(), |b| format!("{b} bits"))
+    };
+    let head = format!(
+        "packed layout, {} squares, formula {formula}, rooks {}, bishops {}",
+        packed.entries.len(),
+        shift(Piece::Rook),
+        shift(Piece::Bishop)
+    );
+    match packed.check() {
+        Ok(f) => {
+            println!("{head}: valid");
+            println!(
+                "  shared size       {} entries ({} KiB), as the file declares",
+                f.size,
+                kib(f.size)
+            );
+            println!(
+                "  slots used        {} ({} free inside the array)",
+                f.used,
+                f.size - f.used
+            );
+            println!(
+                "  shared slots      {} (equal attack sets of two squares)",
+                f.shared
+            );
+            Ok(Outcome::Success)
+        }
+        Err(e @ LayoutError::Format(_)) => Err(e.into()),
+        Err(e) => {
+            println!("{head}: INVALID: {e}");
+            Ok(Outcome::Failure)
+        }
+    }
 }
