@@ -8,10 +8,11 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::hunt::schedule::Select;
+use crate::hunt::schedule::{Objective, Select};
 use crate::hunt::{self, HuntConfig};
 use crate::interrupt::{self, Stop};
 use crate::piece::{Piece, Target};
+use crate::question::Formula;
 use crate::square::Square;
 use crate::timefmt::parse_duration;
 
@@ -24,6 +25,16 @@ pub enum Preset {
     /// The targets where the store is behind the published records, at the record's bits
     /// (catching up: only the bit counts come from the published tables, never a magic).
     Records,
+}
+
+/// What a hunt improves (`--objective`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ObjectiveArg {
+    /// Fewer index bits, ratcheting down.
+    Bits,
+    /// At the store's bits, a smaller tight table (fewer entries from the lowest index to
+    /// the highest).
+    Tight,
 }
 
 /// Arguments of `hunt`.
@@ -61,6 +72,14 @@ pub struct HuntArgs {
     /// `records` hunts, at the published record's bits, the targets where the store is behind.
     #[arg(long, value_enum)]
     preset: Option<Preset>,
+    /// Index formula: plain `(occ & mask) * magic` or black `(occ | !mask) * magic`; the store
+    /// keeps the best magic of each formula per square.
+    #[arg(long, default_value = "plain", value_parser = super::formula_arg)]
+    formula: Formula,
+    /// `bits`: fewer index bits; `tight`: at the store's bits, a magic whose table spans fewer
+    /// entries than the stored one's.
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Bits, conflicts_with_all = ["bits", "preset"])]
+    objective: ObjectiveArg,
 }
 
 impl TryFrom<&HuntArgs> for HuntConfig {
@@ -117,6 +136,11 @@ impl TryFrom<&HuntArgs> for HuntConfig {
             seed,
             store: a.store.clone(),
             quiet: a.quiet,
+            formula: a.formula,
+            objective: match a.objective {
+                ObjectiveArg::Bits => Objective::Bits,
+                ObjectiveArg::Tight => Objective::Tight,
+            },
         })
     }
 }
@@ -179,6 +203,10 @@ mod tests {
             &["--threads", "0"],
             &["--piece", "queen"],
             &["--preset", "overnight", "--bits", "10"],
+            &["--formula", "white"],
+            &["--objective", "tight", "--bits", "10"],
+            &["--objective", "tight", "--preset", "records"],
+            &["--objective", "size"],
         ] {
             assert!(cfg(bad).is_err(), "{bad:?}");
         }
@@ -186,5 +214,7 @@ mod tests {
             cfg(&["--preset", "overnight"]).unwrap().select,
             Select::Open
         );
+        let c = cfg(&["--formula", "black", "--objective", "tight"]).unwrap();
+        assert_eq!((c.formula, c.objective), (Formula::Black, Objective::Tight));
     }
 }

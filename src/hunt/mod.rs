@@ -17,7 +17,8 @@ use crate::interrupt::Stop;
 use crate::lock::{LockError, StoreLock};
 use crate::magic::format_magic;
 use crate::piece::Target;
-use crate::search::{search, task_rng, Batch, Scratchpad};
+use crate::question::{Formula, Question};
+use crate::search::{search_within, task_rng, Batch, Scratchpad};
 use crate::store::{Offer, Store};
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
@@ -25,7 +26,7 @@ use crate::timefmt::{format_duration, now_rfc3339};
 
 use alloc::Payoff;
 use progress::{Line, Overall, Progress};
-use schedule::{plan, Done, PlanError, Schedule, Select, Task};
+use schedule::{plan_for, Done, Objective, PlanError, Schedule, Select, Task};
 
 /// Checkpoint at least this often.
 pub const CHECKPOINT: Duration = Duration::from_secs(30);
@@ -37,6 +38,10 @@ pub struct HuntConfig {
     pub targets: Vec<Target>,
     /// How bits are chosen.
     pub select: Select,
+    /// The index formula hunted.
+    pub formula: Formula,
+    /// What the hunt improves.
+    pub objective: Objective,
     /// Stop after this long.
     pub time: Option<Duration>,
     /// Candidates per target at most.
@@ -107,8 +112,9 @@ struct Msg {
 }
 
 thread_local! {
-    /// Scratchpads of this worker thread, per (target, bits): built once, reused by tasks.
-    static PADS: RefCell<HashMap<(Target, u32), Scratchpad>> = RefCell::new(HashMap::new());
+    /// Scratchpads of this worker thread, per (target, bits, formula): built once, reused by
+    /// tasks.
+    static PADS: RefCell<HashMap<(Target, u32, Formula), Scratchpad>> = RefCell::new(HashMap::new());
 }
 
 /// Runs a hunt until every target is finished, `--time` runs out, or `stop` is set.
@@ -120,11 +126,13 @@ thread_local! {
 pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     let start = Instant::now();
     // Refuse a bad store or an impossible selection before touching anything.
-    plan(&Store::load(&cfg.store)?, &cfg.targets, cfg.select)?;
+    let plan =
+        |store: &Store| plan_for(store, &cfg.targets, cfg.select, cfg.formula, cfg.objective);
+    plan(&Store::load(&cfg.store)?)?;
     let _lock = StoreLock::acquire(&cfg.store)?;
     // Load again under the lock: another process may have written it meanwhile.
     let mut store = Store::load(&cfg.store)?;
-    let the_plan = plan(&store, &cfg.targets, cfg.select)?;
+    let the_plan = plan(&store)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     let mut progress = Progress::new(cfg.quiet);
     for n in &the_plan.notes {
@@ -146,7 +154,10 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     // Mutation starts only from magics in the store (and those found during the run): what
     // the hunter reaches is its own work. A user who wants published starting points merges
     // a published table into the store first.
-    let known: Vec<(Target, u64)> = store.entries().map(|e| (e.target, e.magic)).collect();
+    let known: Vec<(Target, u64)> = store
+        .entries_with(cfg.formula)
+        .map(|e| (e.target, e.magic))
+        .collect();
     let mut sched = Schedule::new(&the_plan.goals, cfg.tries, known);
     let mut payoff = Payoff::new();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -166,9 +177,10 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         }
         for (index, task) in tasks.iter().enumerate() {
             let (tx, stop, task, seed) = (tx.clone(), stop.clone(), task.clone(), cfg.seed);
+            let formula = cfg.formula;
             pool.spawn(move || {
                 let t0 = Instant::now();
-                let batch = run_task(&task, seed, &stop);
+                let batch = run_task(&task, formula, seed, &stop);
                 let seconds = t0.elapsed().as_secs_f64();
                 let _ = tx.send(Msg {
                     index,
@@ -185,7 +197,12 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                 pending -= 1;
                 let task = &tasks[m.index];
                 tried += m.batch.tried;
-                store.add_effort(task.target, task.bits, &run_id, m.batch.tried, m.seconds);
+                let q = Question {
+                    target: task.target,
+                    bits: task.bits,
+                    formula: cfg.formula,
+                };
+                store.add_effort_on(q, &run_id, m.batch.tried, m.seconds);
                 if let Some(v) = m.batch.found {
                     found[m.index] = Some((v.target, v.magic));
                     let method = MethodWire {
@@ -196,8 +213,13 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                     let entry = Entry::from_verified(&v, Some(now_rfc3339()), Some(method));
                     let old_bits = store.best(v.target).map(|e| e.bits);
                     if store.offer(entry.clone()) != Offer::Kept {
+                        let black = if v.formula == Formula::Black {
+                            format!(" black, min index {}", v.min_index)
+                        } else {
+                            String::new()
+                        };
                         progress.note(&format!(
-                            "magichunt: new best {} {} bits magic {} max index {} ({}, stream {}, after {})",
+                            "magichunt: new best {} {} bits magic {}{black} max index {} ({}, stream {}, after {})",
                             v.target,
                             v.bits,
                             format_magic(v.magic),
@@ -220,6 +242,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                     tried: m.batch.tried,
                     seconds: m.seconds,
                     found: m.batch.found.is_some(),
+                    span: m.batch.found.map(|v| v.span()),
                 });
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -231,7 +254,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
             }
             progress.update(
                 &overall(start, deadline, tried, improvements.len(), &sched),
-                &lines(&sched, &store),
+                &lines(&sched, &store, cfg.formula),
             );
         }
         let done: Vec<Done> = done.into_iter().flatten().collect();
@@ -250,18 +273,18 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     })
 }
 
-/// Runs one task on this worker's scratchpad for its (target, bits).
-fn run_task(task: &Task, seed: u64, stop: &Stop) -> Batch {
+/// Runs one task on this worker's scratchpad for its (target, bits, formula).
+fn run_task(task: &Task, formula: Formula, seed: u64, stop: &Stop) -> Batch {
     PADS.with(|pads| {
         let mut pads = pads.borrow_mut();
         if pads.len() > 300 {
             pads.clear();
         }
         let pad = pads
-            .entry((task.target, task.bits))
-            .or_insert_with(|| Scratchpad::new(task.target, task.bits));
+            .entry((task.target, task.bits, formula))
+            .or_insert_with(|| Scratchpad::with_formula(task.target, task.bits, formula));
         let mut rng = task_rng(seed, task.target, task.bits, task.stream);
-        search(pad, &task.family, &mut rng, task.n, stop.flag())
+        search_within(pad, &task.family, &mut rng, task.n, stop.flag(), task.limit)
     })
 }
 
@@ -281,7 +304,7 @@ fn overall(
     }
 }
 
-fn lines(sched: &Schedule, store: &Store) -> Vec<Line> {
+fn lines(sched: &Schedule, store: &Store, formula: Formula) -> Vec<Line> {
     let mut running: Vec<&schedule::State> = sched.states.iter().filter(|s| !s.done).collect();
     running.sort_by_key(|s| (std::cmp::Reverse(s.reduction()), s.target));
     running
@@ -290,7 +313,7 @@ fn lines(sched: &Schedule, store: &Store) -> Vec<Line> {
             target: s.target,
             bits: s.bits,
             rate: s.tried as f64 / s.seconds.max(1e-9),
-            best: store.best(s.target).map(|e| e.bits),
+            best: store.best_with(s.target, formula).map(|e| e.bits),
         })
         .collect()
 }
@@ -322,31 +345,41 @@ pub fn summary_text(s: &Summary) -> String {
             .iter()
             .find(|x| x.target == i.target)
             .and_then(|x| x.old_bits);
+        let formula = if i.entry.formula == Formula::Plain {
+            String::new()
+        } else {
+            format!("  {}, min index {}", i.entry.formula, i.entry.min_index)
+        };
         out.push_str(&format!(
-            "  {:<10} {} -> {} bits  {}  max index {}\n",
+            "  {:<10} {} -> {} bits  {}  max index {}{formula}  tight {}\n",
             i.target.to_string(),
             first.map_or_else(|| "none".to_string(), |b| b.to_string()),
             i.entry.bits,
             format_magic(i.entry.magic),
-            i.entry.max_index
+            i.entry.max_index,
+            i.entry.span()
         ));
     }
-    let mut bits = [0u32; 2];
-    let mut count = [0usize; 2];
-    for e in s.store.entries() {
-        bits[e.target.piece as usize] += e.bits;
-        count[e.target.piece as usize] += 1;
+    for formula in Formula::ALL {
+        if formula == Formula::Black && s.store.entries_with(formula).next().is_none() {
+            continue;
+        }
+        let (mut full, mut tight) = (0u64, 0u64);
+        for e in s.store.entries_with(formula) {
+            full += 1 << e.bits;
+            tight += u64::from(e.span());
+        }
+        out.push_str(&format!(
+            "store, {formula} magics: {} squares, {full} entries at 2^bits, {tight} tight\n",
+            s.store.entries_with(formula).count()
+        ));
     }
     let (t, sec) = s
         .store
         .effort()
         .fold((0u64, 0.0f64), |(t, x), e| (t + e.tried, x + e.seconds));
     out.push_str(&format!(
-        "store: {} rook entries ({} bits in all), {} bishop entries ({} bits in all); {} candidates, {} of work over all runs\n",
-        count[0],
-        bits[0],
-        count[1],
-        bits[1],
+        "store work: {} candidates, {} over all runs\n",
         t,
         format_duration(Duration::from_secs_f64(sec))
     ));

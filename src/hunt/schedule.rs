@@ -7,9 +7,14 @@
 //! are active, so that one target still fills every core), and the next round starts when
 //! the whole round is done. What a round does depends only on the rounds before it, never on
 //! threads or timing, so a seeded run bounded by `--tries` finds the same magics every time.
+//!
+//! A run hunts one [`Formula`] for one [`Objective`]: fewer bits (the ratchet), or, at the
+//! store's bits, a smaller tight table (each find lowers the target's limit to one entry less
+//! than what it found).
 
 use crate::attacks::Occupancies;
 use crate::piece::{Piece, Target};
+use crate::question::{Formula, Question};
 use crate::search::{neighbour_bases, portfolio, Family};
 use crate::store::Store;
 
@@ -54,6 +59,17 @@ pub enum Select {
     Records,
 }
 
+/// What a hunt improves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// Fewer index bits (the `2^bits` table).
+    #[default]
+    Bits,
+    /// At the store's bits, a smaller tight table: a magic whose slots span fewer entries
+    /// (highest index minus lowest, plus one) than the stored one's.
+    Tight,
+}
+
 /// One target to hunt: where it starts, and the fewest bits worth trying.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Goal {
@@ -68,6 +84,9 @@ pub struct Goal {
     /// First stream at `bits`: past the slices the store already records there, so a run
     /// resumed with the same seed draws new candidates instead of replaying old ones.
     pub first_stream: u64,
+    /// For [`Objective::Tight`]: the most entries the tight table may take (one less than the
+    /// stored magic's).
+    pub limit: Option<u32>,
 }
 
 /// The goals of a run, and what was left out and why (one line each).
@@ -90,6 +109,25 @@ pub struct PlanError(pub String);
 /// # Errors
 /// A single target with explicit bits that are proven impossible or below the lower bound.
 pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, PlanError> {
+    plan_for(store, targets, select, Formula::Plain, Objective::Bits)
+}
+
+/// [`plan`] for magics of `formula` (bits above that formula's proofs of none; the published
+/// proofs are of plain magics) and for `objective` ([`Objective::Tight`] ignores `select`:
+/// every target with a stored magic of the formula is hunted at its bits).
+///
+/// # Errors
+/// A single target with explicit bits that are proven impossible or below the lower bound.
+pub fn plan_for(
+    store: &Store,
+    targets: &[Target],
+    select: Select,
+    formula: Formula,
+    objective: Objective,
+) -> Result<Plan, PlanError> {
+    if objective == Objective::Tight {
+        return Ok(plan_tight(store, targets, formula));
+    }
     let mut plan = Plan::default();
     let (mut proven, mut solved, mut bottom) = (Vec::new(), Vec::new(), Vec::new());
     let open: Vec<Target> = OPEN
@@ -108,8 +146,8 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
         let popcount = occ.mask.count();
         let floor = occ
             .lower_bound_bits()
-            .max(store.proven_none(target).map_or(1, |b| b + 1));
-        let stored = store.best(target).map(|e| e.bits);
+            .max(store.proven_none_with(target, formula).map_or(1, |b| b + 1));
+        let stored = store.best_with(target, formula).map(|e| e.bits);
         let (bits, fixed) = match select {
             Select::Ratchet => (stored.map_or(popcount, |b| (b - 1).min(popcount)), false),
             Select::Fixed(b) => (b, true),
@@ -118,7 +156,7 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
         };
         if bits < floor {
             if let (Select::Fixed(_), 1) = (select, targets.len()) {
-                return Err(PlanError(match store.proven_none(target) {
+                return Err(PlanError(match store.proven_none_with(target, formula) {
                     Some(p) if bits <= p => format!(
                         "{target} at {bits} bits is proven impossible (no magic at {p} bits or fewer); nothing to hunt"
                     ),
@@ -144,18 +182,10 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
             bits,
             floor,
             fixed,
-            first_stream: store.work_at(target, bits).0.div_ceil(SLICE),
+            first_stream: first_stream(store, target, bits, formula),
+            limit: None,
         });
     }
-    // One line each: long lists (a level store under `--preset records`) name the first few.
-    let list = |v: &[Target]| {
-        const SHOWN: usize = 8;
-        let names: Vec<String> = v.iter().take(SHOWN).map(Target::to_string).collect();
-        match v.len() {
-            n if n > SHOWN => format!("{} and {} more", names.join(", "), n - SHOWN),
-            _ => names.join(", "),
-        }
-    };
     if !proven.is_empty() {
         plan.notes.push(format!(
             "not hunted, proven impossible at those bits (published or stored proofs, or the lower bound): {}",
@@ -175,6 +205,68 @@ pub fn plan(store: &Store, targets: &[Target], select: Select) -> Result<Plan, P
         ));
     }
     Ok(plan)
+}
+
+/// One line each: long lists (a level store under `--preset records`) name the first few.
+fn list(v: &[Target]) -> String {
+    const SHOWN: usize = 8;
+    let names: Vec<String> = v.iter().take(SHOWN).map(Target::to_string).collect();
+    match v.len() {
+        n if n > SHOWN => format!("{} and {} more", names.join(", "), n - SHOWN),
+        _ => names.join(", "),
+    }
+}
+
+/// The first stream of a target at `bits`: past the slices the store records there.
+fn first_stream(store: &Store, target: Target, bits: u32, formula: Formula) -> u64 {
+    store
+        .work_on(Question {
+            target,
+            bits,
+            formula,
+        })
+        .0
+        .div_ceil(SLICE)
+}
+
+/// The goals of [`Objective::Tight`]: every target with a stored magic of `formula`, at its
+/// bits, limited to one entry less than its tight table; a target already at the fewest
+/// entries possible (one per distinct attack set) is left out.
+fn plan_tight(store: &Store, targets: &[Target], formula: Formula) -> Plan {
+    let mut plan = Plan::default();
+    let (mut missing, mut bottom) = (Vec::new(), Vec::new());
+    for &target in targets {
+        let Some(e) = store.best_with(target, formula) else {
+            missing.push(target);
+            continue;
+        };
+        let distinct = Occupancies::new(target).distinct_attacks() as u32;
+        if e.span() <= distinct {
+            bottom.push(target);
+            continue;
+        }
+        plan.goals.push(Goal {
+            target,
+            bits: e.bits,
+            floor: e.bits,
+            fixed: false,
+            first_stream: first_stream(store, target, e.bits, formula),
+            limit: Some(e.span() - 1),
+        });
+    }
+    if !missing.is_empty() {
+        plan.notes.push(format!(
+            "not hunted, no {formula} magic in the store to make tighter (hunt its bits first): {}",
+            list(&missing)
+        ));
+    }
+    if !bottom.is_empty() {
+        plan.notes.push(format!(
+            "not hunted, the stored magic's table already has one entry per attack set: {}",
+            list(&bottom)
+        ));
+    }
+    plan
 }
 
 /// A target being hunted in this run.
@@ -198,6 +290,10 @@ pub struct State {
     pub seconds: f64,
     /// Finished: found at its fewest bits, fixed and found, or out of budget.
     pub done: bool,
+    /// For [`Objective::Tight`]: the most entries a find may take.
+    pub limit: Option<u32>,
+    /// Distinct attack sets: no tight table is smaller.
+    distinct: u32,
     families: Vec<Family>,
     names: Vec<String>,
     stride: Stride,
@@ -226,6 +322,8 @@ pub struct Task {
     pub family: Family,
     /// Candidates to examine.
     pub n: u64,
+    /// For [`Objective::Tight`]: the most entries the magic's tight table may take.
+    pub limit: Option<u32>,
 }
 
 /// What a finished task reports back, for the schedule.
@@ -239,6 +337,8 @@ pub struct Done {
     pub seconds: f64,
     /// Whether it found a magic.
     pub found: bool,
+    /// The tight table of the magic found (entries), if any.
+    pub span: Option<u32>,
 }
 
 /// The rounds of a run.
@@ -261,7 +361,8 @@ impl Schedule {
             known,
         };
         for g in goals {
-            let popcount = Occupancies::new(g.target).mask.count();
+            let occ = Occupancies::new(g.target);
+            let popcount = occ.mask.count();
             let mut st = State {
                 target: g.target,
                 popcount,
@@ -272,6 +373,8 @@ impl Schedule {
                 tried: 0,
                 seconds: 0.0,
                 done: budget == Some(0),
+                limit: g.limit,
+                distinct: occ.distinct_attacks() as u32,
                 families: Vec::new(),
                 names: Vec::new(),
                 stride: Stride::default(),
@@ -284,7 +387,23 @@ impl Schedule {
     }
 
     fn refresh(&self, st: &mut State) {
-        let bases = neighbour_bases(st.target, &self.known);
+        let mut bases = Vec::new();
+        if st.limit.is_some() {
+            // Tighter magics of a target are often near its own: mutate them first, the
+            // newest (tightest) first.
+            bases.extend(
+                self.known
+                    .iter()
+                    .rev()
+                    .filter(|k| k.0 == st.target)
+                    .map(|k| k.1),
+            );
+        }
+        for b in neighbour_bases(st.target, &self.known) {
+            if !bases.contains(&b) {
+                bases.push(b);
+            }
+        }
         st.families = portfolio(st.target, st.bits, &bases);
         if st.families.is_empty() {
             st.families = Family::ALL.to_vec();
@@ -328,6 +447,7 @@ impl Schedule {
                     stream: st.stream,
                     family: st.families[f].clone(),
                     n,
+                    limit: st.limit,
                 });
                 st.stream += 1;
             }
@@ -340,6 +460,7 @@ impl Schedule {
     /// the magics found, for the neighbour-based families.
     pub fn finish(&mut self, done: &[Done], found: &[(Target, u64)], payoff: &mut Payoff) {
         let mut hit = vec![false; self.states.len()];
+        let mut tightest: Vec<Option<u32>> = vec![None; self.states.len()];
         for d in done {
             let st = &mut self.states[d.task.state];
             st.tried += d.tried;
@@ -353,11 +474,26 @@ impl Schedule {
                 u64::from(d.found),
             );
             hit[d.task.state] |= d.found && d.task.bits == st.bits;
+            if let Some(span) = d.span {
+                let t = &mut tightest[d.task.state];
+                *t = Some(t.map_or(span, |x| x.min(span)));
+            }
         }
         self.known.extend_from_slice(found);
         let mut states = std::mem::take(&mut self.states);
-        for (st, &hit) in states.iter_mut().zip(&hit) {
-            if hit {
+        for ((st, &hit), &tightest) in states.iter_mut().zip(&hit).zip(&tightest) {
+            if let (Some(limit), Some(span)) = (st.limit, tightest) {
+                // The size objective: the next find must be smaller still.
+                let next = limit.min(span.saturating_sub(1));
+                st.limit = Some(next);
+                if next < st.distinct {
+                    st.done = true;
+                }
+                // Mutation now starts from the tighter magic; the streams go on.
+                let stream = st.stream;
+                self.refresh(st);
+                st.stream = stream;
+            } else if hit {
                 if st.fixed || st.bits <= st.floor {
                     st.done = true;
                 } else {
@@ -451,6 +587,7 @@ mod tests {
             floor: 5,
             fixed: false,
             first_stream: 0,
+            limit: None,
         }];
         let mut s = Schedule::new(&goals, Some(3 * SLICE + 5), Vec::new());
         let tasks = s.round(&Payoff::new());
@@ -466,6 +603,7 @@ mod tests {
                 tried: task.n,
                 seconds: 0.1,
                 found: i == 1,
+                span: None,
                 task,
             })
             .collect();
