@@ -31,6 +31,10 @@ pub struct CompareArgs {
     /// text or markdown.
     #[arg(long, value_enum, default_value_t = Style::Text)]
     format: Style,
+    /// A packed table of ours (from `magichunt pack`), checked and shown in the sizes by
+    /// layout when it is smaller than the store's quick packing; may be repeated.
+    #[arg(long)]
+    packed: Vec<PathBuf>,
 }
 
 /// Runs `compare`.
@@ -42,7 +46,15 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         let path = PathBuf::from(&args.against);
         Theirs::from_table(&Table::read(&path)?, &args.against)
     };
-    let report = Report::new(&store, &args.store.display().to_string(), &theirs);
+    let mut packed = Vec::new();
+    for path in &args.packed {
+        let name = path.display().to_string();
+        let table = crate::layout::PackedTable::from_table(&Table::read(path)?)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        packed.push((name, table, fill));
+    }
+    let report = Report::with_packed(&store, &args.store.display().to_string(), &theirs, &packed);
     let text = match args.format {
         Style::Text => render_text(&report),
         Style::Markdown => render_markdown(&report),

@@ -110,6 +110,29 @@ pub fn render(report: &Report) -> String {
             t.tight_text()
         );
     }
+    out.push_str(
+        "\n| layout | ours | how | smallest published | source |\n|---|---|---|---|---|\n",
+    );
+    for row in &report.layouts {
+        let (ours, how) = row.ours.as_ref().map_or_else(
+            || ("-".to_string(), String::new()),
+            |o| {
+                let mut s = o.text();
+                if row.record() {
+                    s = format!("**{s}** (record)");
+                }
+                (s, o.how.clone())
+            },
+        );
+        let _ = writeln!(
+            out,
+            "| {} | {ours} | {} | {} | {} |",
+            row.name(),
+            cell(&how),
+            row.theirs.text(),
+            cell(&row.theirs.how)
+        );
+    }
     let behind: Vec<&Row> = report
         .rows
         .iter()

@@ -1,7 +1,9 @@
 //! Comparing a store square by square with the published records or any other table:
 //! who has fewer bits, which squares are proven optimal, and the fancy table totals of
-//! both sides.
+//! both sides; then the table sizes by layout (fancy, tight, packed; plain and black) beside
+//! the smallest published table of each ([`layouts`]).
 
+pub mod layouts;
 mod markdown;
 mod text;
 
@@ -9,11 +11,13 @@ use std::collections::BTreeMap;
 
 use crate::attacks::Occupancies;
 use crate::export::kib;
+use crate::layout::{Fill, PackedTable};
 use crate::piece::Target;
 use crate::published;
 use crate::store::Store;
 use crate::table::{Entry, Table};
 
+pub use layouts::{layout_rows, LayoutRow};
 pub use markdown::render as render_markdown;
 pub use text::render as render_text;
 
@@ -124,7 +128,7 @@ pub struct Totals {
     pub squares: usize,
     /// Sum of `2^bits`.
     pub entries: u64,
-    /// Sum of `max_index + 1`.
+    /// Sum of the tight tables (`max_index + 1` for plain magics).
     pub tight: u64,
 }
 
@@ -134,7 +138,7 @@ impl Totals {
         entries.into_iter().fold(Totals::default(), |t, e| Totals {
             squares: t.squares + 1,
             entries: t.entries + (1u64 << e.bits),
-            tight: t.tight + u64::from(e.max_index) + 1,
+            tight: t.tight + u64::from(e.span()),
         })
     }
 
@@ -162,12 +166,26 @@ pub struct Report {
     pub against_published: bool,
     /// One row per target.
     pub rows: Vec<Row>,
+    /// Table sizes by layout and formula, ours beside the smallest published.
+    pub layouts: Vec<LayoutRow>,
 }
 
 impl Report {
     /// Compares `ours` (named `ours_name`) with `theirs`.
     #[must_use]
     pub fn new(ours: &Store, ours_name: &str, theirs: &Theirs) -> Report {
+        Report::with_packed(ours, ours_name, theirs, &[])
+    }
+
+    /// [`Report::new`] with packed tables of ours (named, already checked) that the layout
+    /// sizes may take instead of the store's quick packing.
+    #[must_use]
+    pub fn with_packed(
+        ours: &Store,
+        ours_name: &str,
+        theirs: &Theirs,
+        packed: &[(String, PackedTable, Fill)],
+    ) -> Report {
         let rows = Target::all()
             .map(|target| {
                 let mine = ours.best(target).cloned();
@@ -198,6 +216,7 @@ impl Report {
             theirs_name: theirs.name.clone(),
             against_published: theirs.published,
             rows,
+            layouts: layout_rows(ours, packed),
         }
     }
 

@@ -130,6 +130,7 @@ pub fn render(report: &Report) -> String {
             tot.tight_text()
         );
     }
+    out.push_str(&layouts(report));
     let _ = writeln!(out, "\ntheirs found by (squares, finder):");
     for (finder, n) in report.finders() {
         let _ = writeln!(out, "  {n:>3}  {finder}");
@@ -149,6 +150,45 @@ pub fn render(report: &Report) -> String {
                     r.target, ours.bits, theirs.bits
                 );
             }
+        }
+    }
+    out
+}
+
+/// The table sizes by layout, ours beside the smallest published.
+fn layouts(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{:<16}{:<34}smallest published",
+        "sizes by layout", "ours"
+    );
+    for row in &report.layouts {
+        let ours = row.ours.as_ref().map_or_else(
+            || "-".to_string(),
+            |o| {
+                let mut s = o.text();
+                if row.record() {
+                    s.push_str(" RECORD");
+                }
+                s
+            },
+        );
+        let _ = writeln!(
+            out,
+            "{:<16}{ours:<34}{}, {}",
+            row.name(),
+            row.theirs.text(),
+            row.theirs.how
+        );
+    }
+    for row in report
+        .layouts
+        .iter()
+        .filter(|r| r.layout == crate::layout::Layout::Packed)
+    {
+        if let Some(o) = &row.ours {
+            let _ = writeln!(out, "ours {}: {}", row.name(), o.how);
         }
     }
     out
