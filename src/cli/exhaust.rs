@@ -16,6 +16,7 @@ use crate::interrupt::{install, Stop};
 use crate::lock::StoreLock;
 use crate::magic::{self, format_magic, parse_magic};
 use crate::piece::{Piece, Target};
+use crate::question::Formula;
 use crate::square::Square;
 use crate::store::Store;
 use crate::table::wire::{MethodWire, PartWire};
@@ -52,6 +53,11 @@ pub struct ExhaustArgs {
     /// Search again even if this store already holds a proof of none at these bits.
     #[arg(long)]
     recheck: bool,
+    /// Index formula: only `plain` can be enumerated (a black key is odd, so every bit of
+    /// the magic matters and the low-bits-first pruning has nothing to prune); black
+    /// questions are settled by `prove --formula black` (SAT).
+    #[arg(long, default_value = "plain", value_parser = super::formula_arg)]
+    formula: Formula,
 }
 
 pub(super) fn shard_arg(s: &str) -> Result<Shard, crate::error::ParseError> {
@@ -81,6 +87,7 @@ pub(super) fn exhaust_args(
         threads,
         time,
         recheck,
+        formula: Formula::Plain,
     }
 }
 
@@ -89,13 +96,18 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let target = Target::new(args.piece, args.square);
     let bits = args.bits;
     target.check_bits(bits)?;
+    if args.formula == Formula::Black {
+        anyhow::bail!(
+            "exhaust enumerates one period of plain magics; a black key (occ | !mask) is odd, so every bit of a black magic matters (period 2^64) and the low-bits-first search cannot prune: settle black questions with `magichunt prove --formula black` (SAT)"
+        );
+    }
     let path = args.store.as_path();
     let mut store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
     // A proof this store holds settles the question: nothing to do, as for a finished part.
     // A published proof alone is worth reproducing: say so and search.
     let own = store
         .proofs()
-        .filter(|p| p.target == target)
+        .filter(|p| p.target == target && p.formula == Formula::Plain)
         .map(|p| p.bits)
         .max();
     if let Some(proven) = own.filter(|&p| p >= bits && !args.recheck) {
