@@ -1,0 +1,234 @@
+//! Runs the binary on layouts and formulas: `verify` of packed tables and black magics,
+//! `pack`, `compare`'s sizes by layout, `hunt --formula black` and `--objective tight`, and
+//! `exhaust --formula black` refused.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use magichunt::layout::PackedTable;
+use magichunt::store::Store;
+use magichunt::table::Table;
+use magichunt::Formula;
+
+fn magichunt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The sizes of the table, from the binary.
+#[test]
+fn verify_checks_the_published_packed_tables_as_a_whole() {
+    for (name, size, used) in [
+        ("annuss-fixed-shift-2008", "97264", "82501"),
+        ("annuss-fixed-shift-2016", "89524", "73999"),
+        ("annuss-fixed-shift-2017", "88772", "73195"),
+        ("black-magics-annuss-fiekas-2017", "87988", "72118"),
+    ] {
+        let path = format!("results/published/{name}.json");
+        let o = magichunt(&["verify", "--file", &path]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        assert!(out.contains("128 entries, 128 valid, 0 invalid"), "{out}");
+        assert!(
+            out.contains(&format!("shared size       {size} entries")),
+            "{out}"
+        );
+        assert!(out.contains(&format!("slots used        {used} ")), "{out}");
+        assert!(out.contains("rooks 12 bits, bishops 9 bits"), "{out}");
+    }
+}
+
+#[test]
+fn verify_refuses_a_packed_table_that_overlaps_or_misstates_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string("results/published/annuss-fixed-shift-2017.json").unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&src).unwrap();
+    let write = |v: &serde_json::Value, name: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, serde_json::to_string(v).unwrap()).unwrap();
+        p.display().to_string()
+    };
+    let mut wrong = v.clone();
+    wrong["packed_table"]["declared_size_entries"] = 88_771.into();
+    let o = magichunt(&["verify", "--file", &write(&wrong, "size.json")]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("declares 88771 entries, but its offsets need 88772"));
+    let first = v["entries"][0]["offset"].clone();
+    v["entries"][1]["offset"] = first;
+    let o = magichunt(&["verify", "--file", &write(&v, "overlap.json")]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("INVALID: slot"), "{}", text(&o));
+    v["entries"][1]["offset"] = "far".into();
+    let o = magichunt(&["verify", "--file", &write(&v, "bad.json")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+}
+
+#[test]
+fn verify_takes_a_formula() {
+    let args = [
+        "verify",
+        "--piece",
+        "rook",
+        "--square",
+        "b1",
+        "--bits",
+        "12",
+        "--magic",
+        "0x5ffbfefdfef67fff",
+    ];
+    let plain = magichunt(&args);
+    assert_eq!(plain.status.code(), Some(1), "{}", text(&plain));
+    let mut black = args.to_vec();
+    black.extend(["--formula", "black"]);
+    let o = magichunt(&black);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("index range       513 to 3152 (tight table: 2640 entries)"),
+        "{}",
+        text(&o)
+    );
+    let last = black.len() - 1;
+    black[last] = "white";
+    assert_eq!(magichunt(&black).status.code(), Some(2));
+}
+
+/// `pack` on the shipped store: smaller than its fancy size, written as a packed table that
+/// loads, checks as a whole, and resumes.
+#[test]
+fn pack_writes_a_checked_packed_table_and_resumes_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("packed.json");
+    let out_s = out.to_str().unwrap();
+    let o = magichunt(&["pack", "--steps", "300", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("first-fit decreasing"), "{}", text(&o));
+    let t = PackedTable::from_table(&Table::read(&out).unwrap()).unwrap();
+    let f = t.check().unwrap();
+    assert_eq!(t.entries.len(), 128);
+    assert!(f.size < 89_280 && f.used <= f.size, "{f:?}");
+    let v = magichunt(&["verify", "--file", out_s]);
+    assert_eq!(v.status.code(), Some(0), "{}", text(&v));
+    // Resumed from the file: never larger.
+    let again = dir.path().join("again.json");
+    let o = magichunt(&[
+        "pack",
+        "--from",
+        out_s,
+        "--steps",
+        "100",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let t2 = PackedTable::from_table(&Table::read(&again).unwrap()).unwrap();
+    assert!(t2.check().unwrap().size <= f.size);
+    // Bad input: one line, exit 2.
+    for bad in [
+        &["pack", "--formula", "white"][..],
+        &["pack", "--hunt", "10m"],
+        &["pack", "--from", "no-such-file.json"],
+        &["pack", "--from", "results/published/records.json"],
+        &["pack", "--time", "0s"],
+    ] {
+        let o = magichunt(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).lines().count(),
+            1,
+            "{bad:?}: {}",
+            text(&o)
+        );
+    }
+}
+
+#[test]
+fn compare_shows_sizes_by_layout() {
+    let o = magichunt(&["compare"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    for want in [
+        "sizes by layout",
+        "fancy, plain    89280 (697.5 KiB)",
+        "89258 (697.3 KiB), best published bits per square",
+        "88772 (693.5 KiB), annuss-fixed-shift-2017",
+        "87988 (687.4 KiB), black-magics-annuss-fiekas-2017",
+        "ours packed, plain: first-fit decreasing of the store",
+    ] {
+        assert!(out.contains(want), "{want:?} in\n{out}");
+    }
+    let md = text(&magichunt(&["compare", "--format", "markdown"]));
+    assert!(md.contains("| packed, black | - |"), "{md}");
+}
+
+/// A black hunt stores black entries beside the plain ones; a tight hunt only ever makes a
+/// square's table smaller; both survive a reload (every entry verified under its formula).
+#[test]
+fn hunt_black_and_tight() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let s = store.to_str().unwrap();
+    let base = [
+        "hunt", "--store", s, "--piece", "bishop", "--square", "b1,g2,e4", "--quiet",
+    ];
+    let run = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        let o = magichunt(&a);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        Store::load(&store).unwrap()
+    };
+    let plain = run(&["--bits", "9", "--seed", "3"]);
+    assert_eq!(plain.entries_with(Formula::Plain).count(), 3);
+    let black = run(&["--formula", "black", "--bits", "9", "--seed", "3"]);
+    assert_eq!(black.entries_with(Formula::Black).count(), 3);
+    assert_eq!(black.entries_with(Formula::Plain).count(), 3);
+    let json = std::fs::read_to_string(&store).unwrap();
+    assert!(json.contains("\"formula\": \"black\""), "{json}");
+    let before: Vec<(u32, u32)> = black.entries().map(|e| (e.bits, e.span())).collect();
+    let tight = run(&["--objective", "tight", "--tries", "400000", "--seed", "4"]);
+    let after: Vec<(u32, u32)> = tight.entries().map(|e| (e.bits, e.span())).collect();
+    assert_eq!(before.len(), after.len());
+    for (b, a) in before.iter().zip(&after) {
+        assert!(a.0 == b.0 && a.1 <= b.1, "{b:?} -> {a:?}");
+    }
+    assert!(
+        after.iter().zip(&before).any(|(a, b)| a.1 < b.1),
+        "9-bit bishops have room to shrink: {before:?} -> {after:?}"
+    );
+    let v = magichunt(&["verify", "--file", s]);
+    assert_eq!(v.status.code(), Some(0), "{}", text(&v));
+}
+
+#[test]
+fn exhaust_refuses_black_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let o = magichunt(&[
+        "exhaust",
+        "--piece",
+        "bishop",
+        "--square",
+        "d8",
+        "--bits",
+        "4",
+        "--formula",
+        "black",
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("prove --formula black"), "{err}");
+    assert!(!Path::new(&store).exists());
+}
