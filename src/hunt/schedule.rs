@@ -405,6 +405,15 @@ impl Schedule {
             }
         }
         st.families = portfolio(st.target, st.bits, &bases);
+        if st.limit.is_some() && st.bits > 1 {
+            // A tight table is a fraction of a bit fewer: the families that pay one bit
+            // below (dense, uniform, the record shapes) go beside those of the bits.
+            for f in portfolio(st.target, st.bits - 1, &[]) {
+                if !st.families.contains(&f) {
+                    st.families.push(f);
+                }
+            }
+        }
         if st.families.is_empty() {
             st.families = Family::ALL.to_vec();
         }
@@ -577,6 +586,54 @@ mod tests {
         assert_eq!(behind.goals.len(), 127);
         assert!(behind.goals.iter().all(|g| g.target != d2));
         assert!(behind.notes.iter().any(|n| n.contains("rook d2")));
+    }
+
+    #[test]
+    fn tight_goals_start_below_the_stored_span_and_tighten_on_each_find() {
+        let mut store = Store::new();
+        let e4 = t(Piece::Bishop, "e4");
+        let v = crate::search::find_magic(e4, 9, 1).unwrap();
+        store.offer(crate::table::Entry::from_verified(&v, None, None));
+        let both = [e4, t(Piece::Rook, "a1")];
+        let p = plan_for(
+            &store,
+            &both,
+            Select::Ratchet,
+            Formula::Plain,
+            Objective::Tight,
+        )
+        .unwrap();
+        assert_eq!(p.goals.len(), 1);
+        assert!(p.notes[0].contains("rook a1"), "{:?}", p.notes);
+        let g = p.goals[0];
+        let limit = v.span() - 1;
+        assert_eq!((g.bits, g.limit), (9, Some(limit)));
+        // No black magic stored: nothing to make tighter.
+        let black = plan_for(
+            &store,
+            &both,
+            Select::Ratchet,
+            Formula::Black,
+            Objective::Tight,
+        );
+        assert!(black.unwrap().goals.is_empty());
+        let mut s = Schedule::new(&p.goals, Some(SLICE), Vec::new());
+        let families: Vec<&str> = s.states[0].names.iter().map(String::as_str).collect();
+        assert!(families.contains(&"dense"), "{families:?}");
+        let tasks = s.round(&Payoff::new());
+        assert!(tasks.iter().all(|t| t.limit == Some(limit)));
+        let done: Vec<Done> = tasks
+            .into_iter()
+            .map(|task| Done {
+                tried: task.n,
+                seconds: 0.1,
+                found: true,
+                span: Some(limit - 5),
+                task,
+            })
+            .collect();
+        s.finish(&done, &[], &mut Payoff::new());
+        assert_eq!((s.states[0].bits, s.states[0].limit), (9, Some(limit - 6)));
     }
 
     #[test]
