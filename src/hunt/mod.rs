@@ -159,6 +159,14 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         .map(|e| (e.target, e.magic))
         .collect();
     let mut sched = Schedule::new(&the_plan.goals, cfg.tries, known);
+    if cfg.formula == Formula::Black {
+        // The store's plain magic of a square seeds the black hunt there: see `with_seeds`.
+        let plain = store
+            .entries_with(Formula::Plain)
+            .map(|e| (e.target, e.magic))
+            .collect();
+        sched = sched.with_seeds(plain);
+    }
     let mut payoff = Payoff::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
@@ -211,7 +219,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                         run: Some(run_id.clone()),
                     };
                     let entry = Entry::from_verified(&v, Some(now_rfc3339()), Some(method));
-                    let old_bits = store.best(v.target).map(|e| e.bits);
+                    let old_bits = store.best_with(v.target, cfg.formula).map(|e| e.bits);
                     if store.offer(entry.clone()) != Offer::Kept {
                         let black = if v.formula == Formula::Black {
                             format!(" black, min index {}", v.min_index)

@@ -348,6 +348,7 @@ pub struct Schedule {
     pub states: Vec<State>,
     budget: Option<u64>,
     known: Vec<(Target, u64)>,
+    seeds: Vec<(Target, u64)>,
 }
 
 impl Schedule {
@@ -359,6 +360,7 @@ impl Schedule {
             states: Vec::new(),
             budget,
             known,
+            seeds: Vec::new(),
         };
         for g in goals {
             let occ = Occupancies::new(g.target);
@@ -386,18 +388,38 @@ impl Schedule {
         s
     }
 
+    /// Adds magics that seed the mutation of their own square, first of all (a black hunt
+    /// seeds each square with its plain magic: raised by bits above the plain period it
+    /// stays a plain magic, and under the black formula its table is the plain one rotated,
+    /// unless a carry of `!mask * magic` breaks it).
+    #[must_use]
+    pub fn with_seeds(mut self, seeds: Vec<(Target, u64)>) -> Schedule {
+        self.seeds = seeds;
+        let mut states = std::mem::take(&mut self.states);
+        for st in &mut states {
+            let stream = st.stream;
+            self.refresh(st);
+            st.stream = stream;
+        }
+        self.states = states;
+        self
+    }
+
     fn refresh(&self, st: &mut State) {
-        let mut bases = Vec::new();
+        let mut bases: Vec<u64> = self
+            .seeds
+            .iter()
+            .filter(|k| k.0 == st.target)
+            .map(|k| k.1)
+            .collect();
         if st.limit.is_some() {
             // Tighter magics of a target are often near its own: mutate them first, the
             // newest (tightest) first.
-            bases.extend(
-                self.known
-                    .iter()
-                    .rev()
-                    .filter(|k| k.0 == st.target)
-                    .map(|k| k.1),
-            );
+            for k in self.known.iter().rev().filter(|k| k.0 == st.target) {
+                if !bases.contains(&k.1) {
+                    bases.push(k.1);
+                }
+            }
         }
         for b in neighbour_bases(st.target, &self.known) {
             if !bases.contains(&b) {
