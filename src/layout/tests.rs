@@ -192,3 +192,45 @@ fn black_entries_load_as_black_and_fail_as_plain() {
         .count();
     assert!(not_plain > 64, "{not_plain}");
 }
+
+/// How few slots a magic can use with more bits than it needs: the sparse patterns behind
+/// the fixed-shift records. `EXP="rook d4" BITS=12 SECS=60 cargo test --release --lib
+/// experiment_fewest_used -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn experiment_fewest_used() {
+    use crate::search::{search, task_rng, Family, Scratchpad};
+    let spec = std::env::var("EXP").unwrap_or_else(|_| "rook d4".into());
+    let mut words = spec.split_whitespace();
+    let piece: Piece = words.next().unwrap().parse().unwrap();
+    let target = Target::new(piece, words.next().unwrap().parse().unwrap());
+    let bits: u32 = std::env::var("BITS").map_or(12, |b| b.parse().unwrap());
+    let secs: u64 = std::env::var("SECS").map_or(30, |b| b.parse().unwrap());
+    let formula: Formula = std::env::var("FORMULA").map_or(Formula::Plain, |f| f.parse().unwrap());
+    let never = AtomicBool::new(false);
+    for family in [
+        Family::Sparse,
+        Family::Uniform,
+        Family::Dense,
+        Family::Scatter,
+    ] {
+        let mut pad = Scratchpad::with_formula(target, bits, formula);
+        let mut rng = task_rng(1, target, bits, 0);
+        let t0 = std::time::Instant::now();
+        let (mut found, mut best, mut tried) = (0u64, u32::MAX, 0u64);
+        let mut sum = 0u64;
+        while t0.elapsed().as_secs() < secs / 4 {
+            let b = search(&mut pad, &family, &mut rng, 1 << 14, &never);
+            tried += b.tried;
+            if let Some(v) = b.found {
+                found += 1;
+                sum += u64::from(v.used_slots);
+                best = best.min(v.used_slots);
+            }
+        }
+        println!(
+            "{target} {bits} bits {formula} {family}: {found} magics in {tried} tries, used slots mean {} min {best}",
+            sum / found.max(1)
+        );
+    }
+}
