@@ -20,7 +20,7 @@ use crate::square::Square;
 use crate::store::Store;
 use crate::table::wire::{MethodWire, PartWire};
 use crate::table::Entry;
-use crate::timefmt::{format_duration, now_rfc3339, parse_duration};
+use crate::timefmt::{format_duration, now_rfc3339, parse_duration, secs};
 
 /// Checkpoints are at most this far apart.
 const CHECKPOINT: Duration = Duration::from_secs(30);
@@ -213,7 +213,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         }
         Ending::Stopped | Ending::TimeUp => {
             let run_done = state.done - start_done;
-            let took = Duration::from_secs_f64(state.seconds / threads as f64);
+            let took = secs(state.seconds / threads as f64);
             println!(
                 "part {shard} of {target} at {bits} bits: {:.4}% searched ({} of {len} subtrees), checkpoint saved",
                 100.0 * fraction,
@@ -223,7 +223,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
                 let projected = took.as_secs_f64() / fraction;
                 println!(
                     "projected time for the part at {threads} threads: {} ({} so far)",
-                    format_duration(Duration::from_secs_f64(projected)),
+                    format_duration(secs(projected)),
                     format_duration(took)
                 );
             } else {

@@ -187,7 +187,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         &dir,
         &Limits {
             stop: &stop,
-            deadline: args.time.map(|d| Instant::now() + d),
+            deadline: args.time.and_then(|d| Instant::now().checked_add(d)),
             progress: Some((every, &report)),
         },
     )?;

@@ -21,7 +21,7 @@ use crate::search::{search, task_rng, Batch, Scratchpad};
 use crate::store::{Offer, Store};
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
-use crate::timefmt::{format_duration, now_rfc3339};
+use crate::timefmt::{self, format_duration, now_rfc3339};
 
 use alloc::Payoff;
 use progress::{Line, Overall, Progress};
@@ -153,7 +153,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         .num_threads(cfg.threads)
         .thread_name(|i| format!("hunt-{i}"))
         .build()?;
-    let deadline = cfg.time.map(|d| start + d);
+    let deadline = cfg.time.and_then(|d| start.checked_add(d));
     let mut improvements = Vec::new();
     let mut tried = 0u64;
     let mut last_save = Instant::now();
@@ -184,7 +184,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
             if let Ok(m) = rx.recv_timeout(Duration::from_millis(100)) {
                 pending -= 1;
                 let task = &tasks[m.index];
-                tried += m.batch.tried;
+                tried = tried.saturating_add(m.batch.tried);
                 store.add_effort(task.target, task.bits, &run_id, m.batch.tried, m.seconds);
                 if let Some(v) = m.batch.found {
                     found[m.index] = Some((v.target, v.magic));
@@ -337,10 +337,9 @@ pub fn summary_text(s: &Summary) -> String {
         bits[e.target.piece as usize] += e.bits;
         count[e.target.piece as usize] += 1;
     }
-    let (t, sec) = s
-        .store
-        .effort()
-        .fold((0u64, 0.0f64), |(t, x), e| (t + e.tried, x + e.seconds));
+    let (t, sec) = s.store.effort().fold((0u64, 0.0f64), |(t, x), e| {
+        (t.saturating_add(e.tried), x + e.seconds)
+    });
     out.push_str(&format!(
         "store: {} rook entries ({} bits in all), {} bishop entries ({} bits in all); {} candidates, {} of work over all runs\n",
         count[0],
@@ -348,7 +347,7 @@ pub fn summary_text(s: &Summary) -> String {
         count[1],
         bits[1],
         t,
-        format_duration(Duration::from_secs_f64(sec))
+        format_duration(timefmt::secs(sec))
     ));
     out
 }
