@@ -1,13 +1,26 @@
 //! The hostile cases of issue 14 ("nothing lost, nothing injected"), each run through the
 //! binary: every one of them lost data, ran two writers or panicked before its fix.
 
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+const FIXTURE: &str = "tests/golden/store.json";
 
 fn mh(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
         .args(args)
         .output()
         .expect("runs")
+}
+
+fn hunt(store: &Path, args: &[&str]) -> Output {
+    let mut v = vec!["hunt", "--quiet", "--threads", "1", "--store"];
+    v.push(store.to_str().unwrap());
+    v.extend_from_slice(args);
+    mh(&v)
 }
 
 fn text(o: &Output) -> String {
@@ -29,6 +42,56 @@ fn refused(o: &Output, want: &str) {
     let err = stderr(o);
     assert_eq!(err.trim_end().lines().count(), 1, "{}", text(o));
     assert!(err.contains(want), "wanted {want:?}: {}", text(o));
+}
+
+fn fixture_in(dir: &Path, name: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::copy(FIXTURE, &p).unwrap();
+    p
+}
+
+fn read_json(p: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn write_json(p: &Path, v: &Value) {
+    fs::write(p, serde_json::to_string_pretty(v).unwrap()).unwrap();
+}
+
+/// The entry of `piece` `square` in a store's JSON.
+fn entry<'a>(store: &'a Value, piece: &str, square: &str) -> &'a Value {
+    store["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["piece"] == piece && e["square"] == square)
+        .unwrap_or_else(|| panic!("no {piece} {square} in {store}"))
+}
+
+// 5. Validation of found_at on load.
+
+#[test]
+fn a_found_at_that_is_not_a_time_is_refused_on_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "best.json");
+    for bad in [
+        "2026-11-20T21:04:11Z\ncompile_error!(\"injected\");",
+        "2026-11-20T21:04:11Z */ #error injected /*",
+    ] {
+        let mut v = read_json(&store);
+        v["entries"][1]["found_at"] = json!(bad);
+        write_json(&store, &v);
+        let before = fs::read(&store).unwrap();
+        for args in [
+            vec!["compare", "--store", store.to_str().unwrap()],
+            vec!["hunt", "--time", "1s", "--store", store.to_str().unwrap()],
+        ] {
+            let o = mh(&args);
+            refused(&o, "entry 1 (rook h8): found_at");
+            assert!(stderr(&o).contains("not an RFC 3339 time"), "{}", text(&o));
+        }
+        assert_eq!(fs::read(&store).unwrap(), before);
+    }
 }
 
 // 6. Durations and counters past what the clock and the integers hold.
@@ -59,4 +122,149 @@ fn durations_past_a_century_are_refused_not_panicked_on() {
         assert!(!stderr(&o).contains("panicked"), "{}", text(&o));
     }
     assert!(!store.exists());
+}
+
+#[test]
+fn absurd_counters_are_refused_on_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "best.json");
+    let record = |tried: Value, seconds: Value| json!({"piece": "rook", "square": "a8", "bits": 11, "run": "r", "tried": tried, "seconds": seconds});
+    for (effort, want) in [
+        // Two records whose seconds add up past what a Duration holds.
+        (
+            vec![record(json!(1), json!(1e19)), {
+                let mut r = record(json!(1), json!(1e19));
+                r["run"] = json!("r2");
+                r
+            }],
+            "seconds 10000000000000000000 is beyond any real run",
+        ),
+        (
+            vec![record(json!(u64::MAX), json!(1.0))],
+            "tried 18446744073709551615 is beyond any real run",
+        ),
+    ] {
+        let mut v = read_json(&store);
+        v["effort"] = json!(effort);
+        write_json(&store, &v);
+        let before = fs::read(&store).unwrap();
+        let o = hunt(
+            &store,
+            &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+        );
+        refused(&o, want);
+        assert_eq!(fs::read(&store).unwrap(), before);
+    }
+}
+
+#[test]
+fn counters_at_their_bound_add_up_without_wrapping() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "best.json");
+    let mut v = read_json(&store);
+    // Twenty runs at the largest count a record may hold: 2e19 in all, past u64::MAX.
+    v["effort"] = (0..20)
+        .map(|i| {
+            json!({"piece": "rook", "square": "a8", "bits": 11, "run": format!("r{i}"),
+                   "tried": 1_000_000_000_000_000_000u64, "seconds": 1e12})
+        })
+        .collect();
+    write_json(&store, &v);
+    let o = hunt(
+        &store,
+        &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(&format!("{} candidates", u64::MAX)),
+        "{}",
+        text(&o)
+    );
+    let after = read_json(&store);
+    let a8 = entry(&after, "rook", "a8");
+    assert_eq!(a8["tried"], json!(u64::MAX));
+}
+
+// 7. Unknown fields everywhere; duplicates said.
+
+#[test]
+fn unknown_fields_survive_a_hunt_an_improvement_and_an_exhaust() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("best.json");
+    // Bishop a1 at 9 bits (a 6-bit magic is valid at 9): the hunt surely improves it.
+    let v = json!({
+        "version": 1,
+        "about": "kept",
+        "entries": [{"piece": "bishop", "square": "a1", "bits": 9, "magic": "0x0010040084040020",
+                     "found_at": "2026-01-02T03:04:05Z", "note": "kept", "found_by": "someone",
+                     "method": {"family": "sparse", "seed": 1, "host": "kept"}},
+                    {"piece": "rook", "square": "a8", "bits": 11, "magic": "0x58ffff49ff3dc666",
+                     "method": {"family": "sparse", "host": "kept"}}],
+        "effort": [{"piece": "bishop", "square": "a1", "bits": 9, "run": "old", "tried": 5,
+                    "seconds": 1.0, "host": "kept"}],
+        "exhaust": [{"piece": "bishop", "square": "d8", "bits": 4, "shards": 2, "host": "kept",
+                     "parts": [{"shard": 1, "done": false, "magics": 0, "nodes": 0,
+                                "seconds": 0.0, "host": "kept"}]}]
+    });
+    write_json(&store, &v);
+    let o = hunt(
+        &store,
+        &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = mh(&[
+        "exhaust",
+        "--piece",
+        "bishop",
+        "--square",
+        "d8",
+        "--bits",
+        "4",
+        "--shard",
+        "1/2",
+        "--threads",
+        "1",
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let after = read_json(&store);
+    assert_eq!(after["about"], "kept");
+    let a1 = entry(&after, "bishop", "a1");
+    assert!(a1["bits"].as_u64().unwrap() < 9, "improved: {a1}");
+    assert_eq!(a1["note"], "kept", "{a1}");
+    assert!(
+        a1.get("found_by").is_none(),
+        "the old finder goes with the old magic: {a1}"
+    );
+    assert_eq!(entry(&after, "rook", "a8")["method"]["host"], "kept");
+    let old_run = after["effort"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["run"] == "old")
+        .unwrap();
+    assert_eq!(old_run["host"], "kept");
+    let x = &after["exhaust"][0];
+    assert_eq!(x["host"], "kept");
+    assert_eq!(x["parts"][0]["done"], true, "{x}");
+    assert_eq!(x["parts"][0]["host"], "kept", "{x}");
+}
+
+#[test]
+fn duplicate_records_are_said_when_collapsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "best.json");
+    let mut v = read_json(&store);
+    let first = v["entries"][0].clone();
+    v["entries"].as_array_mut().unwrap().push(first);
+    write_json(&store, &v);
+    let o = mh(&["compare", "--store", store.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("2 entries for rook a8: collapsed into one"),
+        "{}",
+        text(&o)
+    );
 }

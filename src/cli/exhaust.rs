@@ -90,7 +90,8 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let bits = args.bits;
     target.check_bits(bits)?;
     let path = args.store.as_path();
-    let mut store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
+    let (mut store, _) =
+        Store::read(path).with_context(|| format!("cannot use {}", path.display()))?;
     // A proof this store holds settles the question: nothing to do, as for a finished part.
     // A published proof alone is worth reproducing: say so and search.
     let own = store
@@ -281,6 +282,12 @@ fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Resul
 fn record(store: &mut Store, target: Target, bits: u32, shard: Shard, st: &PartState, done: bool) {
     let task_bits = Plan::new(target, bits).task_bits();
     let x = store.exhaust_mut(target, bits, shard.count);
+    // Fields of the part this build does not know stay.
+    let extra = x
+        .parts
+        .get(&shard.index)
+        .map(|p| p.extra.clone())
+        .unwrap_or_default();
     x.parts.insert(
         shard.index,
         PartWire {
@@ -297,6 +304,7 @@ fn record(store: &mut Store, target: Target, bits: u32, shard: Shard, st: &PartS
             nodes: st.tally.nodes,
             seconds: (st.seconds * 1000.0).round() / 1000.0,
             best: st.tally.best.map(|b| format_magic(b.magic)),
+            extra,
         },
     );
 }

@@ -120,7 +120,7 @@ thread_local! {
 pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     let start = Instant::now();
     // Refuse a bad store or an impossible selection before touching anything.
-    plan(&Store::load(&cfg.store)?, &cfg.targets, cfg.select)?;
+    plan(&Store::read(&cfg.store)?.0, &cfg.targets, cfg.select)?;
     let _lock = StoreLock::acquire(&cfg.store)?;
     // Load again under the lock: another process may have written it meanwhile.
     let mut store = Store::load(&cfg.store)?;
