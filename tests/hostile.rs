@@ -1,10 +1,13 @@
 //! The hostile cases of issue 14 ("nothing lost, nothing injected"), each run through the
 //! binary: every one of them lost data, ran two writers or panicked before its fix.
 
-use std::fs;
+use std::fs::{self, File};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
+use magichunt::store::Store;
 use serde_json::{json, Value};
 
 const FIXTURE: &str = "tests/golden/store.json";
@@ -66,6 +69,125 @@ fn entry<'a>(store: &'a Value, piece: &str, square: &str) -> &'a Value {
         .iter()
         .find(|e| e["piece"] == piece && e["square"] == square)
         .unwrap_or_else(|| panic!("no {piece} {square} in {store}"))
+}
+
+fn lock_of(store: &Path) -> PathBuf {
+    let mut s = store.as_os_str().to_os_string();
+    s.push(".lock");
+    PathBuf::from(s)
+}
+
+/// Holds the store's lock as another process would, with nothing written in the file.
+fn hold_lock(store: &Path) -> File {
+    let f = File::create(lock_of(store)).unwrap();
+    f.try_lock().unwrap();
+    f
+}
+
+// 2. The lock: an OS lock on an open file, not a pid guessed at.
+
+#[test]
+fn a_held_lock_refuses_even_before_its_pid_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("best.json");
+    let held = hold_lock(&store);
+    let o = hunt(&store, &["--piece", "bishop", "--time", "1s"]);
+    refused(&o, "in use by another process");
+    assert!(!store.exists(), "nothing written");
+    assert!(lock_of(&store).exists(), "the refused run deletes no lock");
+    drop(held);
+    // The holder is gone: the lock is free, whatever the file says.
+    fs::write(lock_of(&store), "1\n").unwrap();
+    let o = hunt(
+        &store,
+        &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        !lock_of(&store).exists(),
+        "its holder removes it at the end"
+    );
+}
+
+#[test]
+fn hunts_started_together_run_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("best.json");
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_magichunt"))
+            .args(["hunt", "--quiet", "--threads", "1", "--piece", "bishop"])
+            .arg("--store")
+            .arg(&store)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut children: Vec<Child> = (0..4).map(|_| spawn()).collect();
+    // Open-ended hunts: exactly one keeps running, the others are refused.
+    let t0 = Instant::now();
+    let mut refusals = Vec::new();
+    while refusals.len() < 3 && t0.elapsed() < Duration::from_secs(60) {
+        let mut i = 0;
+        while i < children.len() {
+            if children[i].try_wait().unwrap().is_some() {
+                refusals.push(children.remove(i).wait_with_output().unwrap());
+            } else {
+                i += 1;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for o in &refusals {
+        refused(o, "in use by");
+    }
+    assert_eq!(children.len(), 1, "one writer runs");
+    let runner = children.pop().unwrap();
+    let kill = Command::new("kill")
+        .args(["-INT", &runner.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = runner.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    assert!(Store::load(&store).is_ok());
+}
+
+// 3. A symlinked store.
+
+#[test]
+fn a_symlinked_store_stays_a_link_and_shares_its_targets_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real").join("best.json");
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink("real/best.json", &link).unwrap();
+    // A dangling link: the store is created where it points.
+    let o = hunt(
+        &link,
+        &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(Store::load(&real).unwrap().entries().count(), 1);
+    // A second run through the link saves into the real file again.
+    let o = hunt(
+        &link,
+        &["--piece", "bishop", "--square", "b1", "--time", "1s"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(Store::load(&real).unwrap().entries().count(), 2);
+    // The link and its target are one store, with one lock.
+    let held = hold_lock(&real);
+    let o = hunt(&link, &["--piece", "bishop", "--time", "1s"]);
+    refused(&o, "in use by");
+    drop(held);
 }
 
 // 5. Validation of found_at on load.
@@ -267,4 +389,77 @@ fn duplicate_records_are_said_when_collapsed() {
         "{}",
         text(&o)
     );
+}
+
+// 9. Interruptions, leftovers, modes.
+
+#[test]
+fn temporaries_of_dead_saves_are_removed_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "best.json");
+    // A pid that was alive a moment ago and is not any more.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let leftover = dir.path().join(format!(".best.json.{dead}.tmp"));
+    let live = dir
+        .path()
+        .join(format!(".best.json.{}.tmp", std::process::id()));
+    let others = [
+        "notes.txt",
+        ".best.json.tmp",
+        ".other.json.123.tmp",
+        ".best.json.12x.tmp",
+    ];
+    for f in [&leftover, &live] {
+        fs::write(f, "{ half a store").unwrap();
+    }
+    for f in others {
+        fs::write(dir.path().join(f), "mine").unwrap();
+    }
+    let o = hunt(
+        &store,
+        &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!leftover.exists(), "{}", text(&o));
+    assert!(
+        stderr(&o).contains(&format!("removed {}", leftover.display())),
+        "{}",
+        text(&o)
+    );
+    assert!(live.exists(), "a live process's file stays");
+    for f in others {
+        assert_eq!(fs::read_to_string(dir.path().join(f)).unwrap(), "mine");
+    }
+}
+
+#[test]
+fn a_read_only_or_group_shared_store_keeps_its_mode_and_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "best.json");
+    // Another group this process may give the file: any as root, else a supplementary one.
+    let gid = fs::metadata(&store).unwrap().gid();
+    let groups = Command::new("id").arg("-G").output().unwrap();
+    let other = String::from_utf8_lossy(&groups.stdout)
+        .split_whitespace()
+        .filter_map(|g| g.parse::<u32>().ok())
+        .chain([4242])
+        .find(|&g| g != gid && std::os::unix::fs::chown(&store, None, Some(g)).is_ok());
+    for mode in [0o444, 0o660] {
+        fs::set_permissions(&store, fs::Permissions::from_mode(mode)).unwrap();
+        let before = fs::read(&store).unwrap();
+        let o = hunt(
+            &store,
+            &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert_ne!(fs::read(&store).unwrap(), before, "saved");
+        let m = fs::metadata(&store).unwrap();
+        assert_eq!(m.permissions().mode() & 0o7777, mode);
+        match other {
+            Some(g) => assert_eq!(m.gid(), g),
+            None => eprintln!("note: no second group to give the store; group not checked"),
+        }
+    }
 }

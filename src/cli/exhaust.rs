@@ -117,9 +117,12 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let shard = args.shard;
     let plan = Plan::new(target, bits);
     let name = path.display().to_string();
-    // One writer per store: take the lock, then read the store again under it.
-    let _lock = StoreLock::acquire(path)?;
-    store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
+    // One writer per store: take the lock, then read the store again under it. The lock
+    // resolves the store to its real file: load and save that one.
+    let lock = StoreLock::acquire(path)?;
+    removed_note(&lock);
+    let path = lock.store();
+    store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
     let part = store
         .exhaust(target, bits, shard.count)
         .and_then(|x| x.parts.get(&shard.index))
@@ -236,6 +239,16 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
                 Outcome::Failure
             })
         }
+    }
+}
+
+/// Says which leftover temporary files taking the lock removed.
+pub(super) fn removed_note(lock: &StoreLock) {
+    for f in lock.removed() {
+        eprintln!(
+            "magichunt: removed {}, left by a process killed while saving",
+            f.display()
+        );
     }
 }
 

@@ -27,20 +27,21 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
     }
     // --out may be one of the inputs: lock it before reading anything, so no hunt or exhaust
-    // writing it meanwhile can lose its update or ours.
-    let _lock = StoreLock::acquire(&args.out)?;
+    // writing it meanwhile can lose its update or ours. The lock resolves it to its real file.
+    let lock = StoreLock::acquire(&args.out)?;
+    super::exhaust::removed_note(&lock);
     let mut merged: Option<(Store, String)> = None;
     for path in &args.inputs {
         anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
         let name = path.display().to_string();
         let store = Store::load(path).with_context(|| format!("cannot merge {name}"))?;
         // The merged store must find every certificate it names beside it.
-        let copied = copy_certificates(&store, path, &args.out)
+        let copied = copy_certificates(&store, path, lock.store())
             .with_context(|| format!("cannot merge {name}"))?;
         if copied > 0 {
             eprintln!(
                 "{name}: copied {copied} certificates to {}",
-                certificate_dir(&args.out).display()
+                certificate_dir(lock.store()).display()
             );
         }
         merged = Some(match merged {
@@ -52,7 +53,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         });
     }
     let (store, _) = merged.context("no input store")?;
-    store.save(&args.out)?;
+    store.save(lock.store())?;
     let parts: Vec<String> = store
         .exhausts()
         .map(|x| {

@@ -121,12 +121,20 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     let start = Instant::now();
     // Refuse a bad store or an impossible selection before touching anything.
     plan(&Store::read(&cfg.store)?.0, &cfg.targets, cfg.select)?;
-    let _lock = StoreLock::acquire(&cfg.store)?;
+    // The lock resolves the store to its real file (a symlink stays a symlink).
+    let lock = StoreLock::acquire(&cfg.store)?;
+    let real = lock.store();
     // Load again under the lock: another process may have written it meanwhile.
-    let mut store = Store::load(&cfg.store)?;
+    let mut store = Store::load(real)?;
     let the_plan = plan(&store, &cfg.targets, cfg.select)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     let mut progress = Progress::new(cfg.quiet);
+    for f in lock.removed() {
+        progress.note(&format!(
+            "magichunt: removed {}, left by a process killed while saving",
+            f.display()
+        ));
+    }
     for n in &the_plan.notes {
         progress.note(&format!("magichunt: {n}"));
     }
@@ -211,7 +219,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                             old_bits,
                             entry,
                         });
-                        store.save(&cfg.store)?;
+                        store.save(real)?;
                         last_save = Instant::now();
                     }
                 }
@@ -226,7 +234,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                 stop.request();
             }
             if last_save.elapsed() >= CHECKPOINT {
-                store.save(&cfg.store)?;
+                store.save(real)?;
                 last_save = Instant::now();
             }
             progress.update(
@@ -238,7 +246,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         let found: Vec<(Target, u64)> = found.into_iter().flatten().collect();
         sched.finish(&done, &found, &mut payoff);
     }
-    store.save(&cfg.store)?;
+    store.save(real)?;
     progress.finish();
     Ok(Summary {
         improvements,
