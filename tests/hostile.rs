@@ -84,6 +84,46 @@ fn hold_lock(store: &Path) -> File {
     f
 }
 
+// 1. merge --out onto an existing store that is not an input.
+
+#[test]
+fn merge_into_an_existing_store_merges_it_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fixture_in(dir.path(), "best.json");
+    let before = Store::load(&out).unwrap();
+    let input = dir.path().join("part.json");
+    fs::write(&input, r#"{"version": 1, "entries": []}"#).unwrap();
+    let o = mh(&[
+        "merge",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(stderr(&o).contains("merging it in"), "{}", text(&o));
+    let after = Store::load(&out).unwrap();
+    assert_eq!(after.entries().count(), before.entries().count());
+    assert!(after.entries().eq(before.entries()));
+}
+
+#[test]
+fn merge_never_overwrites_a_store_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture_in(dir.path(), "part.json");
+    let out = dir.path().join("best.json");
+    for content in [r#"{"version": 2, "entries": []}"#, "{ not json"] {
+        fs::write(&out, content).unwrap();
+        let o = mh(&[
+            "merge",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        refused(&o, "best.json");
+        assert_eq!(fs::read_to_string(&out).unwrap(), content);
+    }
+}
+
 // 2. The lock: an OS lock on an open file, not a pid guessed at.
 
 #[test]
