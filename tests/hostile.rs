@@ -434,6 +434,52 @@ fn duplicate_records_are_said_when_collapsed() {
 // 9. Interruptions, leftovers, modes.
 
 #[test]
+fn sigint_delivered_twice_at_once_still_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("best.json");
+    let child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args([
+            "hunt",
+            "--quiet",
+            "--threads",
+            "1",
+            "--piece",
+            "bishop",
+            "--store",
+        ])
+        .arg(&store)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !store.exists() && t0.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // What `timeout -s INT` does: the process, then its group, a moment apart (apart enough
+    // that the kernel does not merge them into one pending signal).
+    let kill = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "kill -INT {0}; sleep 0.01; kill -INT {0}",
+            child.id()
+        ))
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    assert!(!stderr(&o).contains("exiting now"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("interrupted"),
+        "{}",
+        text(&o)
+    );
+    assert!(Store::load(&store).unwrap().entries().count() > 0);
+}
+
+#[test]
 fn temporaries_of_dead_saves_are_removed_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     let store = fixture_in(dir.path(), "best.json");
