@@ -431,6 +431,35 @@ fn duplicate_records_are_said_when_collapsed() {
     );
 }
 
+// 8. A mistyped --store.
+
+#[test]
+fn a_missing_store_is_an_error_for_compare_and_announced_by_hunt() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("typo.json");
+    let s = store.to_str().unwrap();
+    refused(&mh(&["compare", "--store", s]), "no store at");
+    let o = mh(&["compare", "--store", s, "--allow-missing"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = hunt(
+        &store,
+        &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let first = stderr(&o).lines().next().unwrap_or("").to_string();
+    assert!(
+        first.contains("no store at") && first.contains("starting a new one"),
+        "{}",
+        text(&o)
+    );
+    // Not on a store that exists.
+    let o = hunt(
+        &store,
+        &["--piece", "bishop", "--square", "a1", "--time", "1s"],
+    );
+    assert!(!stderr(&o).contains("starting a new one"), "{}", text(&o));
+}
+
 // 9. Interruptions, leftovers, modes.
 
 #[test]

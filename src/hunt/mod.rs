@@ -125,10 +125,18 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     let lock = StoreLock::acquire(&cfg.store)?;
     let real = lock.store();
     // Load again under the lock: another process may have written it meanwhile.
+    let new_store = !real.exists();
     let mut store = Store::load(real)?;
     let the_plan = plan(&store, &cfg.targets, cfg.select)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     let mut progress = Progress::new(cfg.quiet);
+    if new_store {
+        // First, so that a mistyped --store is seen at once.
+        progress.note(&format!(
+            "magichunt: no store at {}: starting a new one there",
+            cfg.store.display()
+        ));
+    }
     for f in lock.removed() {
         progress.note(&format!(
             "magichunt: removed {}, left by a process killed while saving",
