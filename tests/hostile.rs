@@ -578,3 +578,38 @@ fn a_read_only_or_group_shared_store_keeps_its_mode_and_group() {
         }
     }
 }
+
+#[test]
+fn overnight_retries_a_failed_save_with_a_back_off() {
+    let dir = tempfile::tempdir().unwrap();
+    // A stand-in for the binary: the first run fails to save (a full disk), the second ends.
+    let stub = dir.path().join("magichunt");
+    let count = dir.path().join("runs");
+    fs::write(
+        &stub,
+        format!(
+            "#!/bin/sh\nn=$(cat {c} 2>/dev/null || echo 0); echo $((n + 1)) > {c}\n\
+             if [ \"$n\" = 0 ]; then echo 'magichunt: cannot save {s}: No space left on device (os error 28)' >&2; exit 2; fi\n\
+             exit 0\n",
+            c = count.display(),
+            s = dir.path().join("best.json").display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&stub, fs::Permissions::from_mode(0o755)).unwrap();
+    let o = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/overnight.sh"))
+        .arg("--store")
+        .arg(dir.path().join("best.json"))
+        .env("MAGICHUNT", &stub)
+        .env("SAVE_RETRY_DELAY", "0.1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(stderr(&o).contains("could not save"), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("No space left on device"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(fs::read_to_string(&count).unwrap().trim(), "2");
+}
