@@ -21,7 +21,7 @@ use crate::search::{search, task_rng, Batch, Scratchpad};
 use crate::store::{Offer, Store};
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
-use crate::timefmt::{format_duration, now_rfc3339};
+use crate::timefmt::{self, format_duration, now_rfc3339};
 
 use alloc::Payoff;
 use progress::{Line, Overall, Progress};
@@ -120,13 +120,29 @@ thread_local! {
 pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     let start = Instant::now();
     // Refuse a bad store or an impossible selection before touching anything.
-    plan(&Store::load(&cfg.store)?, &cfg.targets, cfg.select)?;
-    let _lock = StoreLock::acquire(&cfg.store)?;
+    plan(&Store::read(&cfg.store)?.0, &cfg.targets, cfg.select)?;
+    // The lock resolves the store to its real file (a symlink stays a symlink).
+    let lock = StoreLock::acquire(&cfg.store)?;
+    let real = lock.store();
     // Load again under the lock: another process may have written it meanwhile.
-    let mut store = Store::load(&cfg.store)?;
+    let new_store = !real.exists();
+    let mut store = Store::load(real)?;
     let the_plan = plan(&store, &cfg.targets, cfg.select)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     let mut progress = Progress::new(cfg.quiet);
+    if new_store {
+        // First, so that a mistyped --store is seen at once.
+        progress.note(&format!(
+            "magichunt: no store at {}: starting a new one there",
+            cfg.store.display()
+        ));
+    }
+    for f in lock.removed() {
+        progress.note(&format!(
+            "magichunt: removed {}, left by a process killed while saving",
+            f.display()
+        ));
+    }
     for n in &the_plan.notes {
         progress.note(&format!("magichunt: {n}"));
     }
@@ -153,7 +169,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         .num_threads(cfg.threads)
         .thread_name(|i| format!("hunt-{i}"))
         .build()?;
-    let deadline = cfg.time.map(|d| start + d);
+    let deadline = cfg.time.and_then(|d| start.checked_add(d));
     let mut improvements = Vec::new();
     let mut tried = 0u64;
     let mut last_save = Instant::now();
@@ -184,7 +200,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
             if let Ok(m) = rx.recv_timeout(Duration::from_millis(100)) {
                 pending -= 1;
                 let task = &tasks[m.index];
-                tried += m.batch.tried;
+                tried = tried.saturating_add(m.batch.tried);
                 store.add_effort(task.target, task.bits, &run_id, m.batch.tried, m.seconds);
                 if let Some(v) = m.batch.found {
                     found[m.index] = Some((v.target, v.magic));
@@ -211,7 +227,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                             old_bits,
                             entry,
                         });
-                        store.save(&cfg.store)?;
+                        store.save(real)?;
                         last_save = Instant::now();
                     }
                 }
@@ -226,7 +242,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                 stop.request();
             }
             if last_save.elapsed() >= CHECKPOINT {
-                store.save(&cfg.store)?;
+                store.save(real)?;
                 last_save = Instant::now();
             }
             progress.update(
@@ -238,7 +254,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         let found: Vec<(Target, u64)> = found.into_iter().flatten().collect();
         sched.finish(&done, &found, &mut payoff);
     }
-    store.save(&cfg.store)?;
+    store.save(real)?;
     progress.finish();
     Ok(Summary {
         improvements,
@@ -337,10 +353,9 @@ pub fn summary_text(s: &Summary) -> String {
         bits[e.target.piece as usize] += e.bits;
         count[e.target.piece as usize] += 1;
     }
-    let (t, sec) = s
-        .store
-        .effort()
-        .fold((0u64, 0.0f64), |(t, x), e| (t + e.tried, x + e.seconds));
+    let (t, sec) = s.store.effort().fold((0u64, 0.0f64), |(t, x), e| {
+        (t.saturating_add(e.tried), x + e.seconds)
+    });
     out.push_str(&format!(
         "store: {} rook entries ({} bits in all), {} bishop entries ({} bits in all); {} candidates, {} of work over all runs\n",
         count[0],
@@ -348,7 +363,7 @@ pub fn summary_text(s: &Summary) -> String {
         count[1],
         bits[1],
         t,
-        format_duration(Duration::from_secs_f64(sec))
+        format_duration(timefmt::secs(sec))
     ));
     out
 }
