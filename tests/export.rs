@@ -1,40 +1,23 @@
-//! `magichunt export`: golden files from a fixture store, and the generated Rust and C compiled,
-//! filled and checked on every blocker subset of every square against the slow reference.
+//! `magichunt export`: golden files from a fixture store; the generated Rust compiled with
+//! `-D warnings`, filled and checked on every blocker subset of every square against the slow
+//! reference. The C header has its own file, `export_c.rs`.
 //!
 //! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test export` (then read
 //! the diff: a change there changes every engine that pastes the output).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::process::Command;
 
+use common::{
+    check_run, export, export_with, fixture, layout, magichunt, reference_data, run_ok, tool,
+    FIXTURE,
+};
 use magichunt::attacks::Occupancies;
-use magichunt::export::{render, Format, Layout, Options, Source};
-use magichunt::store::Store;
+use magichunt::export::{Format, Layout, Options, Prefix};
 use magichunt::table::Table;
-use magichunt::{Piece, Target};
-
-const FIXTURE: &str = "tests/golden/store.json";
-
-fn fixture() -> &'static Store {
-    static STORE: OnceLock<Store> = OnceLock::new();
-    STORE.get_or_init(|| Store::load(Path::new(FIXTURE)).expect("fixture loads"))
-}
-
-/// The fixture's layouts, built once (the fill is the slow part): 2^bits and tight.
-fn layout(tight: bool) -> &'static Layout {
-    static LAYOUTS: [OnceLock<Layout>; 2] = [OnceLock::new(), OnceLock::new()];
-    LAYOUTS[usize::from(tight)].get_or_init(|| Layout::build(fixture(), tight).expect("builds"))
-}
-
-fn export(format: Format, tight: bool, with_lookup: bool) -> String {
-    render(
-        format,
-        layout(tight),
-        &Source::of(fixture(), FIXTURE),
-        Options { with_lookup },
-    )
-}
+use magichunt::Piece;
 
 /// The version in the header changes with every release; the golden files say VERSION.
 fn normalize(text: &str) -> String {
@@ -73,6 +56,12 @@ fn golden_rust_c_and_json() {
     check_golden("magics.h", &export(Format::C, false, true));
     check_golden("magics.json", &export(Format::Json, false, false));
     check_golden("magics-tight.json", &export(Format::Json, true, false));
+    let mh = Options {
+        with_lookup: true,
+        prefix: Prefix::new("mh_").unwrap(),
+    };
+    check_golden("magics-mh.h", &export_with(Format::C, false, &mh));
+    check_golden("magics-mh.rs", &export_with(Format::Rust, false, &mh));
 }
 
 #[test]
@@ -84,6 +73,11 @@ fn layout_is_complete_and_keeps_the_store() {
     let mut kept = 0;
     for s in l.rook.iter().chain(&l.bishop) {
         let t = s.entry.target;
+        assert_eq!(
+            s.proven,
+            magichunt::compare::proven_optimal(fixture(), t, s.entry.bits),
+            "{t}"
+        );
         assert!(magichunt::magic::verify(t, s.entry.bits, s.entry.magic).is_ok());
         match store.best(t) {
             Some(e) => {
@@ -131,13 +125,6 @@ fn json_export_loads_as_a_table_with_mask_shift_offset() {
         assert_eq!(e.extra["mask"], format!("{mask:#018x}"));
     }
     assert!(text.starts_with("{\n  \"version\": 1,\n  \"comment\": ["));
-}
-
-fn magichunt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .args(args)
-        .output()
-        .expect("binary runs")
 }
 
 #[test]
@@ -207,116 +194,92 @@ fn a_store_that_fails_to_load_exits_2_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-// ---- Compile, fill and check the generated code. ----
-
-/// Every subset of every square, with bits outside the mask added (they must not matter):
-/// records of (piece << 6 | square, occupancy, expected attacks), little-endian u64s.
-fn reference_data(dir: &Path) -> (PathBuf, usize) {
-    let mut bytes = Vec::new();
-    let mut noise = 0x9e37_79b9_7f4a_7c15u64;
-    let mut n = 0;
-    for t in Target::all() {
-        let occ = Occupancies::new(t);
-        let key = (t.piece as u64) << 6 | t.square.index() as u64;
-        for &(sub, att) in &occ.pairs {
-            noise ^= noise << 13;
-            noise ^= noise >> 7;
-            noise ^= noise << 17;
-            let outside = noise & !occ.mask.0 & !t.square.bb().0;
-            for (o, a) in [(sub.0, att.0), (sub.0 | outside, att.0)] {
-                bytes.extend_from_slice(&key.to_le_bytes());
-                bytes.extend_from_slice(&o.to_le_bytes());
-                bytes.extend_from_slice(&a.to_le_bytes());
-                n += 1;
-            }
-        }
-    }
-    let path = dir.join("reference.bin");
-    std::fs::write(&path, bytes).unwrap();
-    (path, n)
-}
-
-fn tool(var: &str, default: &str) -> Option<String> {
-    let name = std::env::var(var).unwrap_or_else(|_| default.to_string());
-    let found = Command::new(&name).arg("--version").output().is_ok();
-    if !found {
-        println!("skipped: {name} not found (set {var})");
-    }
-    found.then_some(name)
-}
-
-fn run_ok(cmd: &mut Command) -> Output {
-    let o = cmd.output().expect("runs");
-    assert!(
-        o.status.success(),
-        "{cmd:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
+// ---- Compile, fill and check the generated Rust. ----
 
 const RUST_HARNESS: &str = r#"
 mod magics;
 fn main() {
     let bytes = std::fs::read(std::env::args().nth(1).unwrap()).unwrap();
-    magics::init_attack_tables();
+    magics::$pinit_attack_tables();
     let mut n = 0u64;
     for rec in bytes.chunks_exact(24) {
         let w = |i: usize| u64::from_le_bytes(rec[i * 8..i * 8 + 8].try_into().unwrap());
         let (key, occ, want) = (w(0), w(1), w(2));
         let sq = (key & 63) as usize;
-        let got = if key >> 6 == 0 { magics::rook_attacks(sq, occ) } else { magics::bishop_attacks(sq, occ) };
+        let got = if key >> 6 == 0 { magics::$prook_attacks(sq, occ) } else { magics::$pbishop_attacks(sq, occ) };
         if got != want {
             eprintln!("piece {} square {sq} occ {occ:#x}: got {got:#x}, want {want:#x}", key >> 6);
             std::process::exit(1);
         }
         n += 1;
     }
-    println!("{n} {} {}", magics::ROOK_TABLE_SIZE, magics::BISHOP_TABLE_SIZE);
+    println!("{n} {} {}", magics::$PROOK_TABLE_SIZE, magics::$PBISHOP_TABLE_SIZE);
 }
 "#;
 
-const C_HARNESS: &str = r#"
-#include <stdio.h>
-#include <stdlib.h>
-#include "magics.h"
-int main(int argc, char **argv)
-{
-    FILE *f;
-    uint64_t rec[3];
-    unsigned long n = 0;
-    if (argc < 2 || !(f = fopen(argv[1], "rb")))
-        return 2;
+/// An engine's own items under the unprefixed names, glob-imported beside the export: a
+/// name both globs bring in is an error where it is used, so this builds only if the
+/// prefix reaches every public item.
+const RUST_GLOB: &str = r"
+mod magics;
+mod engine {
+    pub struct MagicEntry;
+    pub const ROOK_MAGICS: [MagicEntry; 0] = [];
+    pub const BISHOP_TABLE_SIZE: usize = 1;
+    pub fn init_attack_tables() {}
+    pub fn rook_attacks(_: usize, _: u64) -> u64 { 1 }
+    pub fn bishop_attacks(_: usize, _: u64) -> u64 { 2 }
+}
+use engine::*;
+use magics::*;
+fn main() {
     init_attack_tables();
-    while (fread(rec, sizeof rec, 1, f) == 1) {
-        int sq = (int)(rec[0] & 63);
-        uint64_t got = (rec[0] >> 6) == 0 ? rook_attacks(sq, rec[1]) : bishop_attacks(sq, rec[1]);
-        if (got != rec[2]) {
-            fprintf(stderr, "square %d occ %llx: got %llx\n", sq,
-                    (unsigned long long)rec[1], (unsigned long long)got);
-            return 1;
-        }
-        n++;
-    }
-    fclose(f);
-    printf("%lu %lu %lu\n", n, (unsigned long)ROOK_TABLE_SIZE, (unsigned long)BISHOP_TABLE_SIZE);
-    return 0;
+    mh_init_attack_tables();
+    let _: [MagicEntry; 0] = ROOK_MAGICS;
+    let _: [MhMagicEntry; 64] = MH_ROOK_MAGICS;
+    assert_eq!(rook_attacks(0, 0) + bishop_attacks(0, 0) + BISHOP_TABLE_SIZE as u64, 4);
+    assert_eq!(mh_rook_attacks(0, 0), 0x0101_0101_0101_01fe);
+    assert!(MH_ROOK_TABLE_SIZE > 0 && MH_BISHOP_TABLE_SIZE > 0);
+    assert_eq!(mh_bishop_attacks(0, 0), 0x8040_2010_0804_0200);
 }
-"#;
+";
 
-/// The harness prints `records rook_size bishop_size`; check them against the layout.
-fn check_run(o: &Output, records: usize, tight: bool) {
-    let out = String::from_utf8_lossy(&o.stdout);
-    let l = layout(tight);
-    assert_eq!(
-        out.trim(),
-        format!(
-            "{records} {} {}",
-            l.size(Piece::Rook),
-            l.size(Piece::Bishop)
-        )
+/// Compiles `src` as a library with `-D warnings`; stderr must be empty.
+fn rustc_lib(rustc: &str, dir: &Path, src: &Path) {
+    let o = run_ok(
+        Command::new(rustc)
+            .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+            .arg("--out-dir")
+            .arg(dir)
+            .arg(src),
     );
+    assert!(
+        o.stderr.is_empty(),
+        "{}: {}",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Compiles `main` (beside `magics.rs`) into an executable with `-D warnings`.
+fn rustc_bin(rustc: &str, dir: &Path, main: &str) -> PathBuf {
+    std::fs::write(dir.join("main.rs"), main).unwrap();
+    let exe = dir.join("harness");
+    run_ok(
+        Command::new(rustc)
+            .args([
+                "--edition",
+                "2021",
+                "-C",
+                "opt-level=1",
+                "-D",
+                "warnings",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(dir.join("main.rs")),
+    );
+    exe
 }
 
 #[test]
@@ -326,84 +289,77 @@ fn generated_rust_compiles_without_warnings_and_matches_the_reference() {
     };
     let dir = tempfile::tempdir().unwrap();
     let (data, records) = reference_data(dir.path());
-    for (tight, lookup) in [(false, false), (false, true), (true, true)] {
+    let none = Prefix::none();
+    let mh = Prefix::new("mh_").unwrap();
+    for (tight, with_lookup, prefix) in [
+        (false, false, &none),
+        (false, true, &none),
+        (true, true, &none),
+        (true, true, &mh),
+    ] {
+        let options = Options {
+            with_lookup,
+            prefix: prefix.clone(),
+        };
         let src = dir.path().join("magics.rs");
-        std::fs::write(&src, export(Format::Rust, tight, lookup)).unwrap();
-        let o = run_ok(
-            Command::new(&rustc)
-                .args(["--edition", "2021", "--crate-type", "lib", "--out-dir"])
-                .arg(dir.path())
-                .arg(&src),
-        );
-        assert!(
-            o.stderr.is_empty(),
-            "tight {tight} lookup {lookup}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        if !lookup {
-            continue;
+        std::fs::write(&src, export_with(Format::Rust, tight, &options)).unwrap();
+        rustc_lib(&rustc, dir.path(), &src);
+        if with_lookup {
+            let exe = rustc_bin(&rustc, dir.path(), &prefix.apply(RUST_HARNESS));
+            check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
         }
-        std::fs::write(dir.path().join("main.rs"), RUST_HARNESS).unwrap();
-        let exe = dir.path().join("harness");
-        run_ok(
-            Command::new(&rustc)
-                .args([
-                    "--edition",
-                    "2021",
-                    "-C",
-                    "opt-level=1",
-                    "-A",
-                    "warnings",
-                    "-o",
-                ])
-                .arg(&exe)
-                .arg(dir.path().join("main.rs")),
-        );
-        check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
     }
 }
 
 #[test]
-fn generated_c_compiles_with_werror_and_matches_the_reference() {
-    let Some(cc) = tool("CC", "cc") else {
+fn a_prefixed_rust_module_glob_imports_beside_an_engines_own_names() {
+    let Some(rustc) = tool("RUSTC", "rustc") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let (data, records) = reference_data(dir.path());
-    let strict = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-    for (tight, lookup) in [(false, false), (false, true), (true, true)] {
-        std::fs::write(
-            dir.path().join("magics.h"),
-            export(Format::C, tight, lookup),
-        )
+    let mh = Options {
+        with_lookup: true,
+        prefix: Prefix::new("mh_").unwrap(),
+    };
+    std::fs::write(
+        dir.path().join("magics.rs"),
+        export_with(Format::Rust, false, &mh),
+    )
+    .unwrap();
+    let exe = rustc_bin(&rustc, dir.path(), RUST_GLOB);
+    run_ok(&mut Command::new(&exe));
+    // Without the prefix the engine's half alone must not build: the test can fail.
+    std::fs::write(
+        dir.path().join("magics.rs"),
+        export(Format::Rust, false, true),
+    )
+    .unwrap();
+    let engine_only: String = RUST_GLOB
+        .lines()
+        .filter(|l| !(l.contains("mh_") || l.contains("MH_") || l.contains("Mh")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.path().join("main.rs"), engine_only).unwrap();
+    let o = Command::new(&rustc)
+        .args(["--edition", "2021", "-o"])
+        .arg(dir.path().join("clash"))
+        .arg(dir.path().join("main.rs"))
+        .output()
         .unwrap();
-        // The header alone, included by a unit that uses nothing of it.
-        std::fs::write(
-            dir.path().join("only.c"),
-            "#include \"magics.h\"\nint main(void) { return 0; }\n",
-        )
-        .unwrap();
-        run_ok(
-            Command::new(&cc)
-                .args(strict)
-                .arg("-o")
-                .arg(dir.path().join("only"))
-                .arg(dir.path().join("only.c")),
-        );
-        if !lookup {
-            continue;
-        }
-        std::fs::write(dir.path().join("main.c"), C_HARNESS).unwrap();
-        let exe = dir.path().join("harness");
-        run_ok(
-            Command::new(&cc)
-                .args(strict)
-                .arg("-O1")
-                .arg("-o")
-                .arg(&exe)
-                .arg(dir.path().join("main.c")),
-        );
-        check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
+    assert!(!o.status.success(), "unprefixed names did not clash");
+}
+
+#[test]
+fn an_invalid_prefix_exits_2_with_one_line() {
+    for bad in ["9x", "_mh", "mh-", "a*/", "x__y", ""] {
+        let o = magichunt(&[
+            "export", "--format", "c", "--store", FIXTURE, "--prefix", bad,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("prefix"), "{err}");
+        assert!(o.stdout.is_empty());
     }
 }
 

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::Outcome;
 use crate::atomic::write_atomic;
-use crate::export::{render, Format, Layout, Options, Source};
+use crate::export::{render, Format, Layout, Options, Prefix, Source};
 use crate::store::Store;
 
 /// Arguments of `export`.
@@ -29,10 +29,15 @@ pub struct ExportArgs {
     /// Rust and C: add the table fill by ray walk and rook_attacks / bishop_attacks.
     #[arg(long)]
     with_lookup: bool,
+    /// Rust and C: put P in front of every public name (C: P lower-case for functions and
+    /// types, upper-case for macros and constants; `mh_` gives mh_rook_attacks, MH_ROOK_MAGICS).
+    #[arg(long, value_name = "P", value_parser = |s: &str| s.parse::<Prefix>())]
+    prefix: Option<Prefix>,
 }
 
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
+    let out = args.out.as_ref().filter(|p| p.as_os_str() != "-");
     let store = Store::load(&args.store)?;
     if !args.store.exists() {
         eprintln!(
@@ -40,8 +45,13 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
             args.store.display()
         );
     }
-    if args.with_lookup && args.format == Format::Json {
-        eprintln!("--with-lookup adds code to Rust and C only; the JSON export has none");
+    if args.format == Format::Json {
+        if args.with_lookup {
+            eprintln!("--with-lookup adds code to Rust and C only; the JSON export has none");
+        }
+        if args.prefix.is_some() {
+            eprintln!("--prefix names the Rust and C items only; the JSON export has none");
+        }
     }
     let layout = Layout::build(&store, args.tight)?;
     for s in layout.filled() {
@@ -55,12 +65,13 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let source = Source::of(&store, &args.store.display().to_string());
     let options = Options {
         with_lookup: args.with_lookup,
+        prefix: args.prefix.clone().unwrap_or_default(),
     };
-    let text = render(args.format, &layout, &source, options);
-    match &args.out {
-        Some(path) if path.as_os_str() != "-" => write_atomic(path, text.as_bytes())
+    let text = render(args.format, &layout, &source, &options);
+    match out {
+        Some(path) => write_atomic(path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?,
-        _ => std::io::stdout().lock().write_all(text.as_bytes())?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     eprintln!(
         "{} layout: {}",

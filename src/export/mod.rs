@@ -9,13 +9,17 @@
 
 mod c;
 mod json;
+mod names;
 mod rust;
+
+pub use names::Prefix;
 
 use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
 use crate::attacks::relevant_mask;
+use crate::compare::proven_optimal;
 use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
 use crate::search::find_magic;
@@ -90,6 +94,9 @@ pub struct Slot {
     pub len: u32,
     /// True when the store lacked the square and the exporter found the magic.
     pub filled: bool,
+    /// True when no magic with fewer bits exists ([`crate::compare::proven_optimal`]: a
+    /// proof of none one bit below, the store's or published, or the lower bound).
+    pub proven: bool,
 }
 
 /// The fancy layout of both pieces: 64 slots each, offsets in square order a1..h8.
@@ -175,6 +182,7 @@ impl Layout {
                 offset,
                 len,
                 filled,
+                proven: proven_optimal(store, entry.target, entry.bits),
                 entry,
             });
         }
@@ -199,6 +207,11 @@ impl Layout {
     /// The squares filled by the exporter.
     pub fn filled(&self) -> impl Iterator<Item = &Slot> {
         self.rook.iter().chain(&self.bishop).filter(|s| s.filled)
+    }
+
+    /// The squares whose bits are proven optimal.
+    pub fn proven(&self) -> impl Iterator<Item = &Slot> {
+        self.rook.iter().chain(&self.bishop).filter(|s| s.proven)
     }
 
     /// The totals line: entries and KiB per table and together.
@@ -271,25 +284,72 @@ pub fn header_lines(layout: &Layout, source: &Source) -> Vec<String> {
         ),
         format!("Totals: {}.", layout.totals()),
     ];
-    let filled = layout.filled().count();
-    if filled > 0 {
+    let proven: Vec<&Slot> = layout.proven().collect();
+    if proven.is_empty() {
+        lines.push("Proven optimal: none of the 128 squares.".into());
+    } else {
         lines.push(format!(
-            "{filled} of 128 squares are not in the store: filled at popcount bits by the exporter (marked `filled`)."
+            "Proven optimal, no magic with fewer bits exists (a proof of none one bit below, the store's or published, or the square's lower bound): {} of 128 squares (marked `proven optimal`):",
+            proven.len()
         ));
+        lines.extend(square_list(&proven));
+    }
+    let filled: Vec<&Slot> = layout.filled().collect();
+    if filled.is_empty() {
+        lines.push("Filled on the spot: none; all 128 squares come from the store.".into());
+    } else {
+        lines.push(format!(
+            "Filled on the spot by the exporter at popcount bits, not from the store (marked `filled`): {} of 128 squares:",
+            filled.len()
+        ));
+        lines.extend(square_list(&filled));
     }
     lines
 }
 
+/// The squares of `slots` by piece (`rook a1 b1; bishop c1`), in lines of at most 100
+/// characters, each indented by two spaces.
+fn square_list(slots: &[&Slot]) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for piece in Piece::ALL {
+        let squares: Vec<String> = slots
+            .iter()
+            .filter(|s| s.entry.target.piece == piece)
+            .map(|s| s.entry.target.square.to_string())
+            .collect();
+        if let Some((first, rest)) = squares.split_first() {
+            if let Some(w) = words.last_mut() {
+                w.push(';');
+            }
+            words.push(format!("{piece} {first}"));
+            words.extend(rest.iter().cloned());
+        }
+    }
+    let mut lines = Vec::new();
+    let mut line = String::from(" ");
+    for w in words {
+        if line.len() + 1 + w.len() > 100 {
+            lines.push(std::mem::replace(&mut line, String::from(" ")));
+        }
+        line.push(' ');
+        line.push_str(&w);
+    }
+    lines.push(line);
+    lines
+}
+
 /// Options of a render.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Add the ray-walk table fill and `rook_attacks` / `bishop_attacks` (Rust and C).
     pub with_lookup: bool,
+    /// Put in front of every public name (Rust and C).
+    pub prefix: Prefix,
 }
 
 /// Renders `layout` in `format`.
 #[must_use]
-pub fn render(format: Format, layout: &Layout, source: &Source, options: Options) -> String {
+pub fn render(format: Format, layout: &Layout, source: &Source, options: &Options) -> String {
     let header = header_lines(layout, source);
     match format {
         Format::Rust => rust::render(layout, &header, options),
@@ -304,6 +364,9 @@ fn slot_note(s: &Slot) -> String {
     if s.filled {
         note.push_str(", filled");
     }
+    if s.proven {
+        note.push_str(", proven optimal");
+    }
     note
 }
 
@@ -312,10 +375,11 @@ fn hex(v: u64) -> String {
     format_magic(v)
 }
 
-/// Appends `lines` to `out`, each after `prefix`.
+/// Appends `lines` to `out` as comment lines, each after `prefix` (an empty line gets no
+/// trailing space).
 fn comment_block(out: &mut String, prefix: &str, lines: &[String]) {
     for l in lines {
-        let _ = writeln!(out, "{prefix}{l}");
+        let _ = writeln!(out, "{}", format!("{prefix}{l}").trim_end());
     }
 }
 
@@ -335,6 +399,28 @@ mod tests {
     fn fill_seeds_differ_per_target() {
         let seeds: std::collections::BTreeSet<u64> = Target::all().map(fill_seed).collect();
         assert_eq!(seeds.len(), 128);
+    }
+
+    #[test]
+    fn square_lists_wrap_and_keep_every_square() {
+        let store = Store::new();
+        let layout = Layout::build(&store, false).unwrap();
+        let all: Vec<&Slot> = layout.filled().collect();
+        assert_eq!(all.len(), 128);
+        let lines = square_list(&all);
+        assert!(
+            lines.iter().all(|l| l.len() <= 100 && l.starts_with("  ")),
+            "{lines:?}"
+        );
+        let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
+        assert_eq!(words.len(), 130, "128 squares and two piece names");
+        assert_eq!(&words[..2], ["rook", "a1"]);
+        assert!(words.contains(&"h8;") && words.contains(&"bishop"));
+        let header = header_lines(&layout, &Source::of(&store, "s.json"));
+        assert!(
+            header.iter().any(|l| l.contains(": 128 of 128 squares:")),
+            "{header:?}"
+        );
     }
 
     #[test]
