@@ -1,6 +1,7 @@
 //! `magichunt export`: golden files from a fixture store; the generated Rust compiled with
 //! `-D warnings`, filled and checked on every blocker subset of every square against the slow
-//! reference. The C header has its own file, `export_c.rs`.
+//! reference; and hostile text from a store, which must never reach the generated code as
+//! code. The C header has its own file, `export_c.rs`.
 //!
 //! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test export` (then read
 //! the diff: a change there changes every engine that pastes the output).
@@ -15,7 +16,7 @@ use common::{
     FIXTURE,
 };
 use magichunt::attacks::Occupancies;
-use magichunt::export::{Format, Layout, Options, Prefix};
+use magichunt::export::{render, Format, Layout, Options, Prefix, Source};
 use magichunt::table::Table;
 use magichunt::Piece;
 
@@ -384,4 +385,156 @@ fn a_missing_store_exports_a_complete_popcount_table() {
     let table = Table::parse(&o.stdout, Path::new("stdout")).unwrap();
     assert_eq!(table.entries.len(), 128);
     assert!(!missing.exists(), "export never creates the store");
+}
+
+// ---- Hostile text from a store. ----
+
+/// What a hostile store may carry into the header comment.
+const HOSTILE_FOUND_AT: [&str; 3] = [
+    "2026-01-01T00:00:00Z\ncompile_error!(\"x\");",
+    "2026-01-01T00:00:00Z */ #error x /*",
+    "2026-01-01T00:00:00Z\r\n#error y\n// ??/\n\u{202e}",
+];
+
+/// Asserts that the Rust and C exports in `dir` (`magics.rs`, `magics.h`) compile cleanly:
+/// Rust with `-D warnings`, C as C99 and C++17 with the strict warnings.
+fn assert_exports_compile(dir: &Path) {
+    if let Some(rustc) = tool("RUSTC", "rustc") {
+        rustc_lib(&rustc, dir, &dir.join("magics.rs"));
+    }
+    if let Some([c99, _, cxx17]) = common::langs() {
+        let unit = dir.join("unit.c");
+        std::fs::write(
+            &unit,
+            "#define MAGICHUNT_IMPLEMENTATION\n#include \"magics.h\"\nint main(void) { init_attack_tables(); return rook_attacks(0, 0) == 0; }\n",
+        )
+        .unwrap();
+        for lang in [&c99, &cxx17] {
+            common::compile(lang, &unit);
+        }
+    }
+}
+
+/// No line of `text` may start code that came from a store: every line of the comment
+/// block (before the first blank line in Rust, up to `*/` in C) stays a comment line.
+fn assert_header_is_comment(text: &str, format: Format) {
+    match format {
+        Format::Rust => {
+            for l in text.lines().take_while(|l| !l.is_empty()) {
+                assert!(l.starts_with("//"), "{l:?}");
+            }
+        }
+        _ => {
+            let end = text.find("*/").unwrap();
+            let block = &text[..end];
+            assert!(!block[2..].contains("/*"), "{block}");
+            assert!(
+                text[end..].starts_with("*/\n\n#ifndef"),
+                "{}",
+                &text[end..end + 40]
+            );
+        }
+    }
+    assert!(!text.contains("??/") && !text.contains('\u{202e}') && !text.contains('\r'));
+}
+
+#[test]
+fn hostile_found_at_and_store_path_stay_inside_the_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = fixture().best(magichunt::Target::new(Piece::Rook, "e4".parse().unwrap()));
+    for hostile in HOSTILE_FOUND_AT {
+        // Built in memory: whatever the loader accepts, the back ends must hold.
+        let mut store = magichunt::store::Store::new();
+        let mut entry = base.unwrap().clone();
+        entry.found_at = Some(hostile.to_string());
+        store.offer(entry);
+        let layout = Layout::build(&store, false).unwrap();
+        let source = Source::of(
+            &store,
+            "results/*/\n#error path\ncompile_error!(\"p\");/*.json",
+        );
+        assert_eq!(source.latest.as_deref(), Some(hostile));
+        let options = Options {
+            with_lookup: true,
+            ..Options::default()
+        };
+        for (format, name) in [(Format::Rust, "magics.rs"), (Format::C, "magics.h")] {
+            let text = render(format, &layout, &source, &options);
+            assert_header_is_comment(&text, format);
+            assert!(text.contains("compile_error!(\"x\");") || !hostile.contains("compile_error"));
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        assert_exports_compile(dir.path());
+    }
+}
+
+#[test]
+fn the_binary_escapes_a_hostile_store_path_and_found_at() {
+    let dir = tempfile::tempdir().unwrap();
+    // A path with */, /*, newlines and a compile_error!: folders may be named so.
+    let evil = dir
+        .path()
+        .join("x*")
+        .join("\ncompile_error!(\"p\");\n#error p /*")
+        .join("store.json");
+    std::fs::create_dir_all(evil.parent().unwrap()).unwrap();
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(FIXTURE).unwrap()).unwrap();
+    json["entries"][0]["found_at"] = HOSTILE_FOUND_AT[0].into();
+    json["entries"][1]["found_at"] = HOSTILE_FOUND_AT[1].into();
+    std::fs::write(&evil, serde_json::to_string(&json).unwrap()).unwrap();
+    for (format, name) in [("rust", "magics.rs"), ("c", "magics.h")] {
+        let out = dir.path().join(name);
+        let r = magichunt(&[
+            "export",
+            "--format",
+            format,
+            "--with-lookup",
+            "--store",
+            evil.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        match r.status.code() {
+            // The loader may refuse a found_at that is not RFC 3339: one line, nothing written.
+            Some(2) => {
+                assert_eq!(
+                    String::from_utf8_lossy(&r.stderr).lines().count(),
+                    1,
+                    "{r:?}"
+                );
+                assert!(!out.exists());
+                // The path alone is hostile enough: export a store without found_at there.
+                for e in json["entries"].as_array_mut().unwrap() {
+                    e.as_object_mut().unwrap().remove("found_at");
+                }
+                std::fs::write(&evil, serde_json::to_string(&json).unwrap()).unwrap();
+                let r = magichunt(&[
+                    "export",
+                    "--format",
+                    format,
+                    "--with-lookup",
+                    "--store",
+                    evil.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                ]);
+                assert_eq!(r.status.code(), Some(0), "{r:?}");
+            }
+            code => assert_eq!(code, Some(0), "{r:?}"),
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        let f = if format == "rust" {
+            Format::Rust
+        } else {
+            Format::C
+        };
+        assert_header_is_comment(&text, f);
+        assert!(
+            text.contains("x*\\/\\u{a}compile_error!"),
+            "{}",
+            &text[..300]
+        );
+    }
+    assert_exports_compile(dir.path());
 }

@@ -6,12 +6,16 @@
 //! the product taken modulo 2^64. A square the store lacks is filled on the spot by a
 //! popcount-bit magic from [`crate::search::find_magic`] with a seed derived from the target,
 //! so the output depends on the store's content only.
+//!
+//! Text from the store reaches generated code only through [`comment_text`].
 
 mod c;
+mod escape;
 mod json;
 mod names;
 mod rust;
 
+pub use escape::comment_text;
 pub use names::Prefix;
 
 use std::fmt::Write as _;
@@ -260,7 +264,9 @@ impl Source {
     }
 }
 
-/// The header lines every output starts with (without comment markers).
+/// The header lines every output starts with (without comment markers). The store path and
+/// `found_at` are the store's text, raw here: the Rust and C back ends escape every line
+/// ([`comment_text`]), the JSON one quotes it.
 #[must_use]
 pub fn header_lines(layout: &Layout, source: &Source) -> Vec<String> {
     let mut lines = vec![
@@ -375,11 +381,12 @@ fn hex(v: u64) -> String {
     format_magic(v)
 }
 
-/// Appends `lines` to `out` as comment lines, each after `prefix` (an empty line gets no
-/// trailing space).
+/// Appends `lines` to `out` as comment lines, each after `prefix` and escaped by
+/// [`comment_text`] (an empty line gets no trailing space).
 fn comment_block(out: &mut String, prefix: &str, lines: &[String]) {
     for l in lines {
-        let _ = writeln!(out, "{}", format!("{prefix}{l}").trim_end());
+        let text = comment_text(l);
+        let _ = writeln!(out, "{}", format!("{prefix}{text}").trim_end());
     }
 }
 
