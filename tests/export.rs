@@ -1,7 +1,7 @@
 //! `magichunt export`: golden files from a fixture store; the generated Rust compiled with
 //! `-D warnings`, filled and checked on every blocker subset of every square against the slow
-//! reference; and hostile text from a store, which must never reach the generated code as
-//! code. The C header has its own file, `export_c.rs`.
+//! reference; what `--out` may replace; a missing store; and hostile text from a store, which
+//! must never reach the generated code as code. The C header has its own file, `export_c.rs`.
 //!
 //! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test export` (then read
 //! the diff: a change there changes every engine that pastes the output).
@@ -364,27 +364,130 @@ fn an_invalid_prefix_exits_2_with_one_line() {
     }
 }
 
+// ---- A missing store, and what --out may replace. ----
+
 #[test]
-fn a_missing_store_exports_a_complete_popcount_table() {
+fn a_missing_store_exits_2_unless_allowed() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("none.json");
-    let o = magichunt(&[
+    let out = dir.path().join("magics.h");
+    let (m, o) = (missing.to_str().unwrap(), out.to_str().unwrap());
+    let r = magichunt(&["export", "--format", "c", "--store", m, "--out", o]);
+    assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("none.json: no such store") && err.contains("--allow-missing"),
+        "{err}"
+    );
+    assert!(!out.exists() && !missing.exists() && r.stdout.is_empty());
+
+    let r = magichunt(&[
         "export",
         "--format",
         "json",
         "--store",
-        missing.to_str().unwrap(),
+        m,
+        "--allow-missing",
     ]);
-    assert_eq!(o.status.code(), Some(0));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("no such store"), "{err}");
+    assert_eq!(r.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("no such store; every square is filled"),
+        "{err}"
+    );
+    assert!(err.contains("bishop h8: not in the store; filled"), "{err}");
     assert!(
         err.contains("total 107648 entries (841 KiB) at 8 bytes per entry"),
         "{err}"
     );
-    let table = Table::parse(&o.stdout, Path::new("stdout")).unwrap();
+    let table = Table::parse(&r.stdout, Path::new("stdout")).unwrap();
     assert_eq!(table.entries.len(), 128);
     assert!(!missing.exists(), "export never creates the store");
+}
+
+/// Runs an export of `store` onto `out` and asserts it is refused: exit 2, one line naming
+/// `out`, the file's bytes (if any) untouched.
+fn assert_refused(store: &Path, out: &Path, extra: &[&str]) {
+    let before = std::fs::read(out).ok();
+    let mut args = vec![
+        "export",
+        "--format",
+        "json",
+        "--store",
+        store.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let r = magichunt(&args);
+    assert_eq!(r.status.code(), Some(2), "{out:?}: {r:?}");
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("refusing"), "{err}");
+    assert_eq!(std::fs::read(out).ok(), before, "{out:?} changed");
+}
+
+#[test]
+fn out_never_replaces_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let store = d.join("best.json");
+    std::fs::copy(FIXTURE, &store).unwrap();
+    // The store itself, by its path, another spelling and a symlink.
+    assert_refused(&store, &store, &[]);
+    assert_refused(&store, &d.join(".").join("best.json"), &[]);
+    let link = d.join("link.json");
+    std::os::unix::fs::symlink(&store, &link).unwrap();
+    assert_refused(&store, &link, &[]);
+    assert_refused(&link, &store, &[]);
+    // Another store, a published table, a store of a newer version this build cannot read.
+    let other = d.join("other.json");
+    std::fs::copy(FIXTURE, &other).unwrap();
+    assert_refused(&store, &other, &[]);
+    let published = d.join("records.json");
+    std::fs::copy("results/published/records.json", &published).unwrap();
+    assert_refused(&store, &published, &[]);
+    let newer = d.join("v9.json");
+    std::fs::write(&newer, "{\"version\": 9, \"entries\": [], \"effort\": []}").unwrap();
+    assert_refused(&store, &newer, &[]);
+    // A store that does not exist yet is still the store.
+    let fresh = d.join("fresh.json");
+    assert_refused(&fresh, &fresh, &["--allow-missing"]);
+    assert!(!fresh.exists());
+    // An earlier export, a header, a new file: replaced.
+    let json = d.join("magics.json");
+    for _ in 0..2 {
+        let r = magichunt(&[
+            "export",
+            "--format",
+            "json",
+            "--store",
+            store.to_str().unwrap(),
+            "--out",
+            json.to_str().unwrap(),
+        ]);
+        assert_eq!(r.status.code(), Some(0), "{r:?}");
+    }
+    let header = d.join("magics.h");
+    std::fs::write(&header, "/* old */\n").unwrap();
+    let r = magichunt(&[
+        "export",
+        "--format",
+        "c",
+        "--store",
+        store.to_str().unwrap(),
+        "--out",
+        header.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{r:?}");
+    assert!(std::fs::read_to_string(&header)
+        .unwrap()
+        .starts_with("/*\n * Generated by magichunt"));
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        std::fs::read(FIXTURE).unwrap()
+    );
 }
 
 // ---- Hostile text from a store. ----

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::Outcome;
 use crate::atomic::write_atomic;
+use crate::export::out::check_out;
 use crate::export::{render, Format, Layout, Options, Prefix, Source};
 use crate::store::Store;
 
@@ -17,10 +18,13 @@ pub struct ExportArgs {
     /// rust, c or json.
     #[arg(long, value_parser = |s: &str| s.parse::<Format>())]
     format: Format,
-    /// The results store to export.
+    /// The results store to export; it must exist (see --allow-missing).
     #[arg(long, default_value = "results/best.json")]
     store: PathBuf,
-    /// Write here (atomically) instead of stdout; `-` is stdout.
+    /// Export even if the store does not exist: every square filled at popcount bits.
+    #[arg(long)]
+    allow_missing: bool,
+    /// Write here (atomically) instead of stdout; `-` is stdout. Never a store.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Give each square max_index + 1 entries instead of 2^bits.
@@ -38,10 +42,20 @@ pub struct ExportArgs {
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let out = args.out.as_ref().filter(|p| p.as_os_str() != "-");
+    if let Some(path) = out {
+        check_out(path, &args.store)?;
+    }
+    let missing = matches!(std::fs::metadata(&args.store), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    if missing && !args.allow_missing {
+        anyhow::bail!(
+            "{}: no such store (--allow-missing exports popcount-filled tables from nothing)",
+            args.store.display()
+        );
+    }
     let store = Store::load(&args.store)?;
-    if !args.store.exists() {
+    if missing {
         eprintln!(
-            "{}: no such store; every square is filled at popcount bits",
+            "{}: no such store; every square is filled at popcount bits (--allow-missing)",
             args.store.display()
         );
     }

@@ -7,12 +7,14 @@
 //! popcount-bit magic from [`crate::search::find_magic`] with a seed derived from the target,
 //! so the output depends on the store's content only.
 //!
-//! Text from the store reaches generated code only through [`comment_text`].
+//! Text from the store reaches generated code only through [`comment_text`], and `--out`
+//! never replaces a store ([`out::check_out`]).
 
 mod c;
 mod escape;
 mod json;
 mod names;
+pub mod out;
 mod rust;
 
 pub use escape::comment_text;
@@ -81,6 +83,20 @@ pub enum ExportError {
     /// A table would not fit the `u32` offsets of the generated code.
     #[error("the {0} table does not fit 32-bit offsets")]
     TooLarge(Piece),
+    /// `--out` names the store being exported.
+    #[error("refusing to write the export onto the store {0} itself; choose another --out")]
+    OutIsStore(std::path::PathBuf),
+    /// `--out` names an existing magichunt store or table (not an earlier JSON export).
+    #[error("refusing to overwrite {0}: it is a magichunt store (a table of entries, proofs or effort); choose another --out")]
+    OutIsTable(std::path::PathBuf),
+    /// `--out` exists but cannot be read, so it cannot be shown not to be a store.
+    #[error("refusing to overwrite {path}: cannot read it to check it is not a store ({source})")]
+    OutUnreadable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
 }
 
 /// One square of the layout.
