@@ -1,19 +1,153 @@
-//! What the README promises a shell user: `completions` and `man` produce what their names
-//! say, naming every subcommand.
+//! What the README promises an engine author and a shell user: the "Using it in an engine"
+//! examples are the files in `tests/examples/`, quoted exactly, and they build and run against
+//! a real export; `completions` and `man` produce what their names say.
 
-use std::process::{Command, Output};
+mod common;
 
-fn magichunt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .args(args)
-        .output()
-        .expect("binary runs")
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{compile, langs, link, magichunt, run_ok, tool, FIXTURE};
+
+/// The code blocks of README.md that follow a `<!-- tests/examples/... -->` line, by path.
+fn quoted_examples() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let mut out = Vec::new();
+    let mut lines = readme.lines();
+    while let Some(l) = lines.next() {
+        let Some(path) = l
+            .strip_prefix("<!-- ")
+            .and_then(|r| r.strip_suffix(" -->"))
+            .filter(|p| p.starts_with("tests/examples/"))
+        else {
+            continue;
+        };
+        let fence = lines.next().unwrap_or_default();
+        assert!(
+            fence.starts_with("```"),
+            "{path}: no code block after the marker"
+        );
+        let body: String = lines
+            .by_ref()
+            .take_while(|l| *l != "```")
+            .map(|l| format!("{l}\n"))
+            .collect();
+        out.push((path.to_string(), body));
+    }
+    out
 }
 
-fn run_ok(cmd: &mut Command) -> Output {
-    let o = cmd.output().expect("runs");
-    assert!(o.status.success(), "{cmd:?} failed: {o:?}");
-    o
+/// Every file under `tests/examples/`.
+fn example_files() -> BTreeSet<String> {
+    fn walk(dir: &Path, out: &mut BTreeSet<String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.insert(p.to_str().unwrap().to_string());
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(Path::new("tests/examples"), &mut out);
+    out
+}
+
+#[test]
+fn the_readme_quotes_every_example_exactly() {
+    let quoted = quoted_examples();
+    let paths: BTreeSet<String> = quoted.iter().map(|(p, _)| p.clone()).collect();
+    assert_eq!(paths, example_files(), "README markers vs tests/examples/");
+    assert_eq!(paths.len(), quoted.len(), "an example quoted twice");
+    for (path, body) in quoted {
+        let file = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(body, file, "README's copy of {path} differs from the file");
+    }
+}
+
+/// Copies the example folder `name` into a temporary folder beside an export made by the
+/// binary with `args` (written as `out`).
+fn example_dir(name: &str, out: &str, args: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(Path::new("tests/examples").join(name)).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+    }
+    let target = dir.path().join(out);
+    let mut all = vec![
+        "export",
+        "--store",
+        FIXTURE,
+        "--out",
+        target.to_str().unwrap(),
+    ];
+    all.extend(args);
+    let o = magichunt(&all);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let root = dir.path().to_path_buf();
+    (dir, root)
+}
+
+#[test]
+fn the_c_examples_build_and_run_as_c_and_cxx() {
+    let Some(langs) = langs() else {
+        return;
+    };
+    let (_keep, d) = example_dir("c", "magics.h", &["--format", "c", "--with-lookup"]);
+    let (_keep2, p) = example_dir(
+        "prefix",
+        "magics.h",
+        &["--format", "c", "--with-lookup", "--prefix", "mh_"],
+    );
+    for lang in &langs {
+        let objs: Vec<PathBuf> = ["magics.c", "attacks.c", "main.c"]
+            .iter()
+            .map(|f| compile(lang, &d.join(f)))
+            .collect();
+        let exe = d.join("engine");
+        link(&lang.compiler, &objs, &exe);
+        let o = run_ok(&mut Command::new(&exe));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            "queen d4, pawn d5: 24 squares\n"
+        );
+
+        let exe = p.join("engine");
+        link(&lang.compiler, &[compile(lang, &p.join("engine.c"))], &exe);
+        let o = run_ok(&mut Command::new(&exe));
+        assert!(
+            String::from_utf8_lossy(&o.stdout)
+                .starts_with("rook a1 01010101010101fe, bishop a1 8040201008040200, "),
+            "{o:?}"
+        );
+    }
+}
+
+#[test]
+fn the_rust_example_builds_without_warnings_and_runs() {
+    let Some(rustc) = tool("RUSTC", "rustc") else {
+        return;
+    };
+    let (_keep, d) = example_dir("rust", "magics.rs", &["--format", "rust", "--with-lookup"]);
+    let exe = d.join("engine");
+    let o = run_ok(
+        Command::new(&rustc)
+            .args(["--edition", "2021", "-D", "warnings", "-o"])
+            .arg(&exe)
+            .arg(d.join("main.rs")),
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = run_ok(&mut Command::new(&exe));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "queen d4, pawn d5: 24 squares\n"
+    );
 }
 
 /// The subcommands every completion script and the manual page must name.
@@ -84,6 +218,9 @@ fn man_prints_a_page_and_writes_one_per_subcommand() {
         assert!(text.contains(".SH"), "{}", p.display());
     }
     let export = std::fs::read_to_string(pages.join("magichunt-export.1")).unwrap();
-    assert!(export.contains("with\\-lookup"), "{export}");
+    assert!(
+        export.contains("allow\\-missing") && export.contains("prefix"),
+        "{export}"
+    );
     assert!(pages.join("magichunt.1").exists());
 }
