@@ -232,6 +232,41 @@ fn a_symlinked_store_stays_a_link_and_shares_its_targets_lock() {
 
 // 5. Validation of found_at on load.
 
+/// An export written through a symlink replaces the file the link names; the link stays a
+/// link, and a link to the store itself is refused.
+#[test]
+fn an_export_through_a_symlink_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "s.json");
+    let real = dir.path().join("real.h");
+    fs::write(&real, "old").unwrap();
+    let link = dir.path().join("link.h");
+    std::os::unix::fs::symlink("real.h", &link).unwrap();
+    let args = |out: &Path| {
+        mh(&[
+            "export",
+            "--format",
+            "c",
+            "--store",
+            store.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = args(&link);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(fs::read_to_string(&real).unwrap().contains("ROOK_MAGICS"));
+    let to_store = dir.path().join("store-link.json");
+    std::os::unix::fs::symlink("s.json", &to_store).unwrap();
+    let before = fs::read(&store).unwrap();
+    refused(&args(&to_store), "store");
+    assert_eq!(fs::read(&store).unwrap(), before);
+}
+
 #[test]
 fn a_found_at_that_is_not_a_time_is_refused_on_load() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::Outcome;
 use crate::atomic::write_atomic;
-use crate::export::out::check_out;
+use crate::export::out::{check_out, real_path};
 use crate::export::{render, Format, Layout, Options, Prefix, Source};
 use crate::store::Store;
 
@@ -41,8 +41,13 @@ pub struct ExportArgs {
 
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
-    let out = args.out.as_ref().filter(|p| p.as_os_str() != "-");
-    if let Some(path) = out {
+    // Through symlinks: the export replaces the file a link names, and the link stays.
+    let out = args
+        .out
+        .as_ref()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| real_path(p));
+    if let Some(path) = &out {
         check_out(path, &args.store)?;
     }
     let missing = matches!(std::fs::metadata(&args.store), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
@@ -82,7 +87,7 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         prefix: args.prefix.clone().unwrap_or_default(),
     };
     let text = render(args.format, &layout, &source, &options);
-    match out {
+    match &out {
         Some(path) => write_atomic(path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,

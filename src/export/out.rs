@@ -46,20 +46,19 @@ pub fn check_out(out: &Path, store: &Path) -> Result<(), ExportError> {
     }
 }
 
-/// `p` with symlinks and `..` resolved: the whole path when it exists, else its folder's real
-/// path and its file name; `p` itself when neither resolves.
+/// `p` with symlinks (dangling ones too) and `..` resolved, as the store lock resolves a
+/// store ([`crate::lock::real_path`]); `p` itself when its folder does not exist (nothing is
+/// created for a check).
 #[must_use]
 pub fn real_path(p: &Path) -> PathBuf {
-    if let Ok(r) = p.canonicalize() {
-        return r;
-    }
-    let parent = match p.parent() {
+    let folder = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    match (parent.canonicalize(), p.file_name()) {
-        (Ok(d), Some(name)) => d.join(name),
-        _ => p.to_path_buf(),
+    if folder.is_dir() {
+        crate::lock::real_path(p).unwrap_or_else(|_| p.to_path_buf())
+    } else {
+        p.to_path_buf()
     }
 }
 
