@@ -7,7 +7,10 @@
 #   scripts/overnight.sh -- --piece rook          # other hunt arguments instead of the preset
 #
 # Environment: MAGICHUNT (the binary; default: build with cargo and use target/release),
-# NICE (niceness, default 10), RESTART_DELAY (seconds between restarts, default 10).
+# NICE (niceness, default 10), RESTART_DELAY (seconds between restarts, default 10),
+# SAVE_RETRY_DELAY and SAVE_RETRY_MAX (a hunt that could not save, on a full disk say, is
+# retried after SAVE_RETRY_DELAY seconds, default 60, doubling up to SAVE_RETRY_MAX, default
+# 3600; the store on disk is its last checkpoint meanwhile).
 set -u
 
 store="results/best.json"
@@ -42,8 +45,10 @@ on_signal() {
 trap on_signal INT TERM
 
 echo "overnight: hunting into $store, log $log (Ctrl-C stops and saves)"
+retry="${SAVE_RETRY_DELAY:-60}"
 while [ "$stopping" -eq 0 ]; do
     echo "=== $(date -u +%Y-%m-%dT%H:%M:%SZ) start: $bin hunt --store $store --quiet ${extra[*]}" >>"$log"
+    from=$(wc -l <"$log")
     # Its own session: a terminal's Ctrl-C reaches only this script, which passes on
     # exactly one SIGINT (two would abort the hunt without saving).
     $setsid nice -n "${NICE:-10}" "$bin" hunt --store "$store" --quiet "${extra[@]}" >>"$log" 2>&1 &
@@ -58,10 +63,22 @@ while [ "$stopping" -eq 0 ]; do
     child=0
     echo "=== $(date -u +%Y-%m-%dT%H:%M:%SZ) exit $code" >>"$log"
     [ "$stopping" -eq 1 ] && break
+    # A save that failed (a full disk, a quota) is worth retrying once there is room again;
+    # any other exit 2 (a refused store, a store in use, bad arguments) is not.
+    why=$(tail -n +"$((from + 1))" "$log" | grep -m 1 '^magichunt: cannot save')
     case "$code" in
         0) echo "overnight: the hunt finished every target; see $log"; exit 0 ;;
-        2) echo "overnight: the hunt refused to run (exit 2); see $log" >&2; exit 2 ;;
+        2) if [ -z "$why" ]; then
+               echo "overnight: the hunt refused to run (exit 2); see $log" >&2
+               exit 2
+           fi
+           echo "overnight: the hunt could not save (${why#magichunt: }); the store keeps its last checkpoint; retrying in ${retry}s" | tee -a "$log" >&2
+           sleep "$retry" &
+           wait $!
+           retry=$(awk -v d="$retry" -v m="${SAVE_RETRY_MAX:-3600}" 'BEGIN { d *= 2; print (d > m ? m : d) }')
+           continue ;;
     esac
+    retry="${SAVE_RETRY_DELAY:-60}"
     echo "overnight: the hunt died (exit $code); restarting in ${RESTART_DELAY:-10}s" | tee -a "$log" >&2
     sleep "${RESTART_DELAY:-10}" &
     wait $!

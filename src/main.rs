@@ -8,10 +8,24 @@ fn main() -> ExitCode {
         Ok(outcome) => ExitCode::from(outcome.code()),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("magichunt: {e:#}");
+            eprintln!("magichunt: {}", one_line(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error is one line, whatever a path or a store put in it: control characters (a newline
+/// in a folder name, an escape sequence) are written escaped.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `magichunt show ... | head` must not report an error.

@@ -50,16 +50,30 @@ impl Store {
         Store::default()
     }
 
-    /// Loads a store; a missing file is an empty store. Every entry is verified again.
+    /// Loads a store; a missing file is an empty store. Every entry is verified again. What
+    /// [`Store::read`] notes (records listed twice, collapsed into one) goes to stderr.
     ///
     /// # Errors
     /// [`TableError`] when the file cannot be read, is not a table, is of a newer version, has
     /// an entry that fails verification, or contradicts itself (a magic where a proof says
     /// none exists). The file is never touched.
     pub fn load(path: &Path) -> Result<Store, TableError> {
+        let (store, notes) = Store::read(path)?;
+        for n in notes {
+            eprintln!("magichunt: {n}");
+        }
+        Ok(store)
+    }
+
+    /// [`Store::load`] without printing: the store, and one line per record the file lists
+    /// twice (a square's entry, a run's work, a search's parts), collapsed into one.
+    ///
+    /// # Errors
+    /// As [`Store::load`].
+    pub fn read(path: &Path) -> Result<(Store, Vec<String>), TableError> {
         match std::fs::metadata(path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Store::new()),
-            _ => Store::from_table(Table::read(path)?, &path.display().to_string()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((Store::new(), Vec::new())),
+            _ => Store::from_table_noting(Table::read(path)?, &path.display().to_string()),
         }
     }
 
@@ -68,26 +82,57 @@ impl Store {
     /// # Errors
     /// [`TableError::Conflict`] when a proof of none contradicts a magic of the table.
     pub fn from_table(table: Table, name: &str) -> Result<Store, TableError> {
+        Ok(Store::from_table_noting(table, name)?.0)
+    }
+
+    /// [`Store::from_table`], with one line per record listed twice: the duplicates are
+    /// collapsed as a merge would (the best entry, the strongest proof, the run record with
+    /// the most work, the parts with the most progress).
+    ///
+    /// # Errors
+    /// As [`Store::from_table`], and when two copies of a SAT part disagree.
+    pub fn from_table_noting(table: Table, name: &str) -> Result<(Store, Vec<String>), TableError> {
         let mut store = Store {
             meta: table.meta,
             ..Store::default()
         };
+        let mut twice: BTreeMap<String, usize> = BTreeMap::new();
+        let mut seen = |what: String| *twice.entry(what).or_default() += 1;
         for e in table.entries {
+            seen(format!("entries for {}", e.target));
             store.offer(e);
         }
         for p in table.proofs {
+            seen(format!("proofs for {} ({})", p.target, p.formula.name()));
             store.add_proof(p, name)?;
         }
         for e in table.effort {
-            store.effort.insert((e.target, e.bits, e.run.clone()), e);
+            seen(format!(
+                "effort records for {} at {} bits of run {}",
+                e.target, e.bits, e.run
+            ));
+            store.unite_effort(e);
         }
         for x in table.exhaust {
-            store.exhaust.insert((x.target, x.bits, x.shards), x);
+            seen(format!(
+                "exhaust records for {} at {} bits in {} parts",
+                x.target, x.bits, x.shards
+            ));
+            store.unite_exhaust(x);
         }
         for x in table.sat {
-            store.sat.insert((x.question, x.shards), x);
+            seen(format!(
+                "sat records for {} in {} parts",
+                x.question, x.shards
+            ));
+            store.unite_sat(x, name, name)?;
         }
-        Ok(store)
+        let notes = twice
+            .into_iter()
+            .filter(|&(_, n)| n > 1)
+            .map(|(what, n)| format!("{name}: {n} {what}: collapsed into one, keeping the best"))
+            .collect();
+        Ok((store, notes))
     }
 
     /// The store as a table, entries in target order, with `tried` and `seconds` per entry.
@@ -155,7 +200,9 @@ impl Store {
     }
 
     /// Offers a verified magic: stored if the target has none of its formula or a worse one.
-    pub fn offer(&mut self, entry: Entry) -> Offer {
+    /// A magic that replaces another keeps the old entry's other fields (a note, say) that it
+    /// does not set itself, except those of [`REPLACED_WITH_THE_MAGIC`].
+    pub fn offer(&mut self, mut entry: Entry) -> Offer {
         let key = (entry.target, entry.formula);
         match self.entries.get(&key) {
             None => {
@@ -167,6 +214,11 @@ impl Store {
                     old_bits: old.bits,
                     old_max_index: old.max_index,
                 };
+                for (k, v) in &old.extra {
+                    if !REPLACED_WITH_THE_MAGIC.contains(&k.as_str()) {
+                        entry.extra.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                }
                 self.entries.insert(key, entry);
                 out
             }
@@ -202,13 +254,14 @@ impl Store {
                 run: run.to_string(),
                 tried: 0,
                 seconds: 0.0,
+                extra: BTreeMap::new(),
             });
-        rec.tried += tried;
+        rec.tried = rec.tried.saturating_add(tried);
         rec.seconds += seconds;
     }
 
     /// Candidates examined and seconds spent on plain magics of `target`, over all runs and
-    /// bit counts.
+    /// bit counts (saturating at `u64::MAX`).
     #[must_use]
     pub fn work(&self, target: Target) -> (u64, f64) {
         self.work_with(target, Formula::Plain)
@@ -217,10 +270,11 @@ impl Store {
     /// [`Store::work`] under `formula`.
     #[must_use]
     pub fn work_with(&self, target: Target, formula: Formula) -> (u64, f64) {
-        self.effort
-            .values()
-            .filter(|e| e.target == target && e.formula == formula)
-            .fold((0, 0.0), |(t, s), e| (t + e.tried, s + e.seconds))
+        sum_work(
+            self.effort
+                .values()
+                .filter(|e| e.target == target && e.formula == formula),
+        )
     }
 
     /// Candidates examined and seconds spent on (`target`, `bits`) plain, over all runs.
@@ -236,12 +290,9 @@ impl Store {
     /// Candidates examined and seconds spent on `question`, over all runs.
     #[must_use]
     pub fn work_on(&self, question: Question) -> (u64, f64) {
-        self.effort
-            .values()
-            .filter(|e| {
-                (e.target, e.bits, e.formula) == (question.target, question.bits, question.formula)
-            })
-            .fold((0, 0.0), |(t, s), e| (t + e.tried, s + e.seconds))
+        sum_work(self.effort.values().filter(|e| {
+            (e.target, e.bits, e.formula) == (question.target, question.bits, question.formula)
+        }))
     }
 
     /// All work records.
@@ -327,6 +378,7 @@ impl Store {
                 bits,
                 shards,
                 parts: BTreeMap::new(),
+                extra: BTreeMap::new(),
             })
     }
 
@@ -381,86 +433,6 @@ impl Store {
             newly.push((target, bits));
         }
         Ok(newly)
-    }
-
-    /// Merges `other` into this store: the best entry per target, work records united (one
-    /// per run, so merging the same store twice adds nothing), proofs and exhaustive parts
-    /// combined; a search whose parts are now all done and found nothing becomes a proof.
-    ///
-    /// # Errors
-    /// [`TableError::Conflict`] naming both sides when one proves none exists where the other
-    /// holds a verified magic.
-    pub fn merge(&mut self, other: Store, mine: &str, theirs: &str) -> Result<(), TableError> {
-        for p in other.proofs.values() {
-            if let Some(e) = self.entries.get(&(p.target, p.formula)) {
-                if e.bits <= p.bits {
-                    return Err(conflict(p, theirs, e, mine));
-                }
-            }
-        }
-        for e in other.entries.values() {
-            if let Some(p) = self.proofs.get(&(e.target, e.formula)) {
-                if e.bits <= p.bits {
-                    return Err(conflict(p, mine, e, theirs));
-                }
-            }
-        }
-        for (_, e) in other.entries {
-            self.offer(e);
-        }
-        for (_, p) in other.proofs {
-            self.add_proof(p, theirs)?;
-        }
-        for (k, e) in other.effort {
-            match self.effort.get(&k) {
-                Some(old) if old.tried >= e.tried => {}
-                _ => {
-                    self.effort.insert(k, e);
-                }
-            }
-        }
-        for (k, x) in other.exhaust {
-            let mine_x = self.exhaust.entry(k).or_insert_with(|| Exhaust {
-                parts: BTreeMap::new(),
-                ..x.clone()
-            });
-            for (shard, part) in x.parts {
-                let keep_theirs = match mine_x.parts.get(&shard) {
-                    None => true,
-                    Some(old) => (part.done, part.nodes) > (old.done, old.nodes),
-                };
-                if keep_theirs {
-                    mine_x.parts.insert(shard, part);
-                }
-            }
-        }
-        for (k, x) in other.sat {
-            let mine_x = self.sat.entry(k).or_insert_with(|| Sat {
-                parts: BTreeMap::new(),
-                ..x.clone()
-            });
-            for (shard, part) in x.parts {
-                match mine_x.parts.get(&shard) {
-                    None => {
-                        mine_x.parts.insert(shard, part);
-                    }
-                    Some(old) if old.answer == part.answer => {}
-                    Some(old) => {
-                        return Err(TableError::Conflict(format!(
-                        "{mine} and {theirs} disagree on part {shard}/{} of {}: {:?} against {:?}",
-                        mine_x.shards, mine_x.question, old.answer, part.answer
-                    )))
-                    }
-                }
-            }
-        }
-        for (k, v) in other.meta {
-            self.meta.entry(k).or_insert(v);
-        }
-        let name = format!("{mine} + {theirs}");
-        self.settle_exhaust(&name)?;
-        self.settle_sat(&name)?;
-        Ok(())
     }
 
     /// The SAT settlement of `question` in `shards` parts.
@@ -519,7 +491,10 @@ fn sat_proof(x: &Sat) -> Proof {
         SatAnswer::None { certificate } => certificate.clone(),
         SatAnswer::Exists { .. } => unreachable!("a proof of none has no magic"),
     };
-    let conflicts: u64 = x.parts.values().map(|p| p.wire.conflicts).sum();
+    let conflicts = x
+        .parts
+        .values()
+        .fold(0u64, |n, p| n.saturating_add(p.wire.conflicts));
     let seconds: f64 = x.parts.values().map(|p| p.wire.seconds).sum();
     let method = format!(
         "SAT: {} on {} ({} part{}), every LRAT certificate checked by {}",
@@ -567,15 +542,18 @@ fn sat_proof(x: &Sat) -> Proof {
     }
 }
 
-fn conflict(p: &Proof, proof_side: &str, e: &Entry, magic_side: &str) -> TableError {
-    TableError::Conflict(format!(
-        "{proof_side} proves no {}-bit magic exists for {}, but {magic_side} holds the verified magic {} at {} bits",
-        p.bits,
-        p.target,
-        format_magic(e.magic),
-        e.bits
-    ))
+/// Fields of an entry that describe its magic rather than its square: they go when a better
+/// magic replaces it (`found_by` and `source` would credit the old magic's finder; an
+/// export's `shift` and `offset` belong to the old layout). Other fields are kept.
+pub const REPLACED_WITH_THE_MAGIC: [&str; 4] = ["found_by", "source", "shift", "offset"];
+
+/// Candidates and seconds over `records`, the candidates saturating at `u64::MAX`.
+fn sum_work<'a>(records: impl Iterator<Item = &'a Effort>) -> (u64, f64) {
+    records.fold((0, 0.0), |(t, s), e| {
+        (t.saturating_add(e.tried), s + e.seconds)
+    })
 }
 
+mod merge;
 #[cfg(test)]
 mod tests;

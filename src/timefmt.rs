@@ -4,11 +4,27 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::ParseError;
 
-/// Parses `90s`, `10m`, `8h`, `1d`, `1h30m` or plain seconds (`45`).
+/// The longest duration accepted on the command line: 100 years of 365 days. Longer ones are
+/// refused at parse, so that no deadline ever overflows what the clock can add.
+pub const MAX_DURATION: Duration = Duration::from_secs(100 * 365 * 86_400);
+
+/// Parses `90s`, `10m`, `8h`, `1d`, `1h30m` or plain seconds (`45`), at most
+/// [`MAX_DURATION`].
 ///
 /// # Errors
 /// [`ParseError::Other`] naming the text.
 pub fn parse_duration(text: &str) -> Result<Duration, ParseError> {
+    let d = parse_any_duration(text)?;
+    if d > MAX_DURATION {
+        return Err(ParseError::Other(format!(
+            "invalid duration '{}' (at most 100 years, 36500d)",
+            text.trim()
+        )));
+    }
+    Ok(d)
+}
+
+fn parse_any_duration(text: &str) -> Result<Duration, ParseError> {
     let bad = || {
         ParseError::Other(format!(
             "invalid duration '{text}' (expected e.g. 90s, 10m, 8h, 1h30m)"
@@ -46,6 +62,17 @@ pub fn parse_duration(text: &str) -> Result<Duration, ParseError> {
         return Err(bad());
     }
     Ok(Duration::from_secs(total))
+}
+
+/// `seconds` as a duration, saturating: negative or NaN is zero, past what a [`Duration`]
+/// holds is [`Duration::MAX`] (sums of stored work can be anything a file says).
+#[must_use]
+pub fn secs(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds).unwrap_or(if seconds > 0.0 {
+        Duration::MAX
+    } else {
+        Duration::ZERO
+    })
 }
 
 /// `1h 02m 03s` style, for progress lines.
@@ -89,6 +116,75 @@ pub fn rfc3339(t: SystemTime) -> String {
     )
 }
 
+/// Checks that `text` is an RFC 3339 date-time: `2026-11-22T05:07:21Z`, with optional
+/// fractional seconds and a `Z` or `+hh:mm`/`-hh:mm` offset (`T` and `Z` in either case), each
+/// field in range (days per month, leap years, a leap second `60`).
+///
+/// # Errors
+/// [`ParseError::Other`] quoting the text (escaped, so that it stays on one line).
+pub fn check_rfc3339(text: &str) -> Result<(), ParseError> {
+    if rfc3339_ok(text.as_bytes()) {
+        Ok(())
+    } else {
+        Err(ParseError::Other(format!(
+            "{text:?} is not an RFC 3339 time (expected e.g. 2026-11-22T05:07:21Z)"
+        )))
+    }
+}
+
+fn rfc3339_ok(b: &[u8]) -> bool {
+    let num = |from: usize, len: usize| -> Option<u32> {
+        let digits = b.get(from..from + len)?;
+        digits
+            .iter()
+            .all(u8::is_ascii_digit)
+            .then(|| digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
+    };
+    let at = |i: usize, c: u8| b.get(i).is_some_and(|x| x.eq_ignore_ascii_case(&c));
+    let (Some(year), Some(month), Some(day), Some(hour), Some(min), Some(sec)) = (
+        num(0, 4),
+        num(5, 2),
+        num(8, 2),
+        num(11, 2),
+        num(14, 2),
+        num(17, 2),
+    ) else {
+        return false;
+    };
+    if !(at(4, b'-') && at(7, b'-') && at(10, b'T') && at(13, b':') && at(16, b':')) {
+        return false;
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    if !(1..=days).contains(&day) || hour > 23 || min > 59 || sec > 60 {
+        return false;
+    }
+    let mut i = 19;
+    if at(i, b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    if at(i, b'Z') {
+        return i + 1 == b.len();
+    }
+    if !(at(i, b'+') || at(i, b'-')) || !at(i + 3, b':') || i + 6 != b.len() {
+        return false;
+    }
+    matches!((num(i + 1, 2), num(i + 4, 2)), (Some(h), Some(m)) if h <= 23 && m <= 59)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +198,57 @@ mod tests {
         assert_eq!(parse_duration("45").unwrap(), Duration::from_secs(45));
         for bad in ["", "h", "10x", "1.5h", "-3s", "10m5"] {
             assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_duration("36500d").unwrap(), MAX_DURATION);
+        // Past what `Instant` can add (about 292 billion years) and just past the bound.
+        for long in ["106751991167301d", "36501d", "3153600001"] {
+            let e = parse_duration(long).unwrap_err().to_string();
+            assert!(e.contains("at most 100 years"), "{e}");
+        }
+    }
+
+    #[test]
+    fn saturating_seconds() {
+        assert_eq!(secs(1.5), Duration::from_millis(1500));
+        assert_eq!(secs(1e300), Duration::MAX);
+        assert_eq!(secs(-1.0), Duration::ZERO);
+        assert_eq!(secs(f64::NAN), Duration::ZERO);
+    }
+
+    #[test]
+    fn rfc3339_times() {
+        for good in [
+            "2026-11-22T05:07:21Z",
+            "2000-02-29T00:00:00z",
+            "2026-11-22t05:07:21.123456+01:00",
+            "2016-12-31T23:59:60-05:30",
+            &rfc3339(SystemTime::now()),
+        ] {
+            assert!(check_rfc3339(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "2026-11-22",
+            "2026-11-22T05:07:21",
+            "2026-11-22 05:07:21Z",
+            "2026-11-22T05:07:21Z\ncompile_error!(\"x\");",
+            "2026-11-22T05:07:21Z */ #error x /*",
+            "2026-13-01T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "2026-01-00T00:00:00Z",
+            "2026-01-01T24:00:00Z",
+            "2026-01-01T00:60:00Z",
+            "2026-01-01T00:00:61Z",
+            "2026-01-01T00:00:00.Z",
+            "2026-01-01T00:00:00+1:00",
+            "2026-01-01T00:00:00+01:60",
+            "2026-01-01T00:00:00+01:00x",
+            "２026-01-01T00:00:00Z",
+        ] {
+            let e = check_rfc3339(bad).unwrap_err().to_string();
+            assert_eq!(e.lines().count(), 1, "{e}");
         }
     }
 

@@ -266,12 +266,9 @@ fn merge_conflict_names_both_files_and_writes_nothing() {
 fn a_store_in_use_by_a_live_process_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.json");
-    // This test process is alive: its pid in the lock file means "in use".
-    std::fs::write(
-        dir.path().join("s.json.lock"),
-        format!("{}\n", std::process::id()),
-    )
-    .unwrap();
+    // This test process holds the lock, as a running exhaust would.
+    let lock = std::fs::File::create(dir.path().join("s.json.lock")).unwrap();
+    lock.try_lock().unwrap();
     let o = exhaust(
         &store,
         "bishop",

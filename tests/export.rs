@@ -1,40 +1,24 @@
-//! `magichunt export`: golden files from a fixture store, and the generated Rust and C compiled,
-//! filled and checked on every blocker subset of every square against the slow reference.
+//! `magichunt export`: golden files from a fixture store; the generated Rust compiled with
+//! `-D warnings`, filled and checked on every blocker subset of every square against the slow
+//! reference; what `--out` may replace; a missing store; and hostile text from a store, which
+//! must never reach the generated code as code. The C header has its own file, `export_c.rs`.
 //!
 //! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test export` (then read
 //! the diff: a change there changes every engine that pastes the output).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::process::Command;
 
+use common::{
+    check_run, export, export_with, fixture, layout, magichunt, reference_data, run_ok, tool,
+    FIXTURE,
+};
 use magichunt::attacks::Occupancies;
-use magichunt::export::{render, Format, Layout, Options, Source};
-use magichunt::store::Store;
+use magichunt::export::{render, Format, Layout, Options, Prefix, Source};
 use magichunt::table::Table;
-use magichunt::{Piece, Target};
-
-const FIXTURE: &str = "tests/golden/store.json";
-
-fn fixture() -> &'static Store {
-    static STORE: OnceLock<Store> = OnceLock::new();
-    STORE.get_or_init(|| Store::load(Path::new(FIXTURE)).expect("fixture loads"))
-}
-
-/// The fixture's layouts, built once (the fill is the slow part): 2^bits and tight.
-fn layout(tight: bool) -> &'static Layout {
-    static LAYOUTS: [OnceLock<Layout>; 2] = [OnceLock::new(), OnceLock::new()];
-    LAYOUTS[usize::from(tight)].get_or_init(|| Layout::build(fixture(), tight).expect("builds"))
-}
-
-fn export(format: Format, tight: bool, with_lookup: bool) -> String {
-    render(
-        format,
-        layout(tight),
-        &Source::of(fixture(), FIXTURE),
-        Options { with_lookup },
-    )
-}
+use magichunt::Piece;
 
 /// The version in the header changes with every release; the golden files say VERSION.
 fn normalize(text: &str) -> String {
@@ -73,6 +57,12 @@ fn golden_rust_c_and_json() {
     check_golden("magics.h", &export(Format::C, false, true));
     check_golden("magics.json", &export(Format::Json, false, false));
     check_golden("magics-tight.json", &export(Format::Json, true, false));
+    let mh = Options {
+        with_lookup: true,
+        prefix: Prefix::new("mh_").unwrap(),
+    };
+    check_golden("magics-mh.h", &export_with(Format::C, false, &mh));
+    check_golden("magics-mh.rs", &export_with(Format::Rust, false, &mh));
 }
 
 #[test]
@@ -84,6 +74,11 @@ fn layout_is_complete_and_keeps_the_store() {
     let mut kept = 0;
     for s in l.rook.iter().chain(&l.bishop) {
         let t = s.entry.target;
+        assert_eq!(
+            s.proven,
+            magichunt::compare::proven_optimal(fixture(), t, s.entry.bits),
+            "{t}"
+        );
         assert!(magichunt::magic::verify(t, s.entry.bits, s.entry.magic).is_ok());
         match store.best(t) {
             Some(e) => {
@@ -131,13 +126,6 @@ fn json_export_loads_as_a_table_with_mask_shift_offset() {
         assert_eq!(e.extra["mask"], format!("{mask:#018x}"));
     }
     assert!(text.starts_with("{\n  \"version\": 1,\n  \"comment\": ["));
-}
-
-fn magichunt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .args(args)
-        .output()
-        .expect("binary runs")
 }
 
 #[test]
@@ -207,116 +195,92 @@ fn a_store_that_fails_to_load_exits_2_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-// ---- Compile, fill and check the generated code. ----
-
-/// Every subset of every square, with bits outside the mask added (they must not matter):
-/// records of (piece << 6 | square, occupancy, expected attacks), little-endian u64s.
-fn reference_data(dir: &Path) -> (PathBuf, usize) {
-    let mut bytes = Vec::new();
-    let mut noise = 0x9e37_79b9_7f4a_7c15u64;
-    let mut n = 0;
-    for t in Target::all() {
-        let occ = Occupancies::new(t);
-        let key = (t.piece as u64) << 6 | t.square.index() as u64;
-        for &(sub, att) in &occ.pairs {
-            noise ^= noise << 13;
-            noise ^= noise >> 7;
-            noise ^= noise << 17;
-            let outside = noise & !occ.mask.0 & !t.square.bb().0;
-            for (o, a) in [(sub.0, att.0), (sub.0 | outside, att.0)] {
-                bytes.extend_from_slice(&key.to_le_bytes());
-                bytes.extend_from_slice(&o.to_le_bytes());
-                bytes.extend_from_slice(&a.to_le_bytes());
-                n += 1;
-            }
-        }
-    }
-    let path = dir.join("reference.bin");
-    std::fs::write(&path, bytes).unwrap();
-    (path, n)
-}
-
-fn tool(var: &str, default: &str) -> Option<String> {
-    let name = std::env::var(var).unwrap_or_else(|_| default.to_string());
-    let found = Command::new(&name).arg("--version").output().is_ok();
-    if !found {
-        println!("skipped: {name} not found (set {var})");
-    }
-    found.then_some(name)
-}
-
-fn run_ok(cmd: &mut Command) -> Output {
-    let o = cmd.output().expect("runs");
-    assert!(
-        o.status.success(),
-        "{cmd:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
+// ---- Compile, fill and check the generated Rust. ----
 
 const RUST_HARNESS: &str = r#"
 mod magics;
 fn main() {
     let bytes = std::fs::read(std::env::args().nth(1).unwrap()).unwrap();
-    magics::init_attack_tables();
+    magics::$pinit_attack_tables();
     let mut n = 0u64;
     for rec in bytes.chunks_exact(24) {
         let w = |i: usize| u64::from_le_bytes(rec[i * 8..i * 8 + 8].try_into().unwrap());
         let (key, occ, want) = (w(0), w(1), w(2));
         let sq = (key & 63) as usize;
-        let got = if key >> 6 == 0 { magics::rook_attacks(sq, occ) } else { magics::bishop_attacks(sq, occ) };
+        let got = if key >> 6 == 0 { magics::$prook_attacks(sq, occ) } else { magics::$pbishop_attacks(sq, occ) };
         if got != want {
             eprintln!("piece {} square {sq} occ {occ:#x}: got {got:#x}, want {want:#x}", key >> 6);
             std::process::exit(1);
         }
         n += 1;
     }
-    println!("{n} {} {}", magics::ROOK_TABLE_SIZE, magics::BISHOP_TABLE_SIZE);
+    println!("{n} {} {}", magics::$PROOK_TABLE_SIZE, magics::$PBISHOP_TABLE_SIZE);
 }
 "#;
 
-const C_HARNESS: &str = r#"
-#include <stdio.h>
-#include <stdlib.h>
-#include "magics.h"
-int main(int argc, char **argv)
-{
-    FILE *f;
-    uint64_t rec[3];
-    unsigned long n = 0;
-    if (argc < 2 || !(f = fopen(argv[1], "rb")))
-        return 2;
+/// An engine's own items under the unprefixed names, glob-imported beside the export: a
+/// name both globs bring in is an error where it is used, so this builds only if the
+/// prefix reaches every public item.
+const RUST_GLOB: &str = r"
+mod magics;
+mod engine {
+    pub struct MagicEntry;
+    pub const ROOK_MAGICS: [MagicEntry; 0] = [];
+    pub const BISHOP_TABLE_SIZE: usize = 1;
+    pub fn init_attack_tables() {}
+    pub fn rook_attacks(_: usize, _: u64) -> u64 { 1 }
+    pub fn bishop_attacks(_: usize, _: u64) -> u64 { 2 }
+}
+use engine::*;
+use magics::*;
+fn main() {
     init_attack_tables();
-    while (fread(rec, sizeof rec, 1, f) == 1) {
-        int sq = (int)(rec[0] & 63);
-        uint64_t got = (rec[0] >> 6) == 0 ? rook_attacks(sq, rec[1]) : bishop_attacks(sq, rec[1]);
-        if (got != rec[2]) {
-            fprintf(stderr, "square %d occ %llx: got %llx\n", sq,
-                    (unsigned long long)rec[1], (unsigned long long)got);
-            return 1;
-        }
-        n++;
-    }
-    fclose(f);
-    printf("%lu %lu %lu\n", n, (unsigned long)ROOK_TABLE_SIZE, (unsigned long)BISHOP_TABLE_SIZE);
-    return 0;
+    mh_init_attack_tables();
+    let _: [MagicEntry; 0] = ROOK_MAGICS;
+    let _: [MhMagicEntry; 64] = MH_ROOK_MAGICS;
+    assert_eq!(rook_attacks(0, 0) + bishop_attacks(0, 0) + BISHOP_TABLE_SIZE as u64, 4);
+    assert_eq!(mh_rook_attacks(0, 0), 0x0101_0101_0101_01fe);
+    assert!(MH_ROOK_TABLE_SIZE > 0 && MH_BISHOP_TABLE_SIZE > 0);
+    assert_eq!(mh_bishop_attacks(0, 0), 0x8040_2010_0804_0200);
 }
-"#;
+";
 
-/// The harness prints `records rook_size bishop_size`; check them against the layout.
-fn check_run(o: &Output, records: usize, tight: bool) {
-    let out = String::from_utf8_lossy(&o.stdout);
-    let l = layout(tight);
-    assert_eq!(
-        out.trim(),
-        format!(
-            "{records} {} {}",
-            l.size(Piece::Rook),
-            l.size(Piece::Bishop)
-        )
+/// Compiles `src` as a library with `-D warnings`; stderr must be empty.
+fn rustc_lib(rustc: &str, dir: &Path, src: &Path) {
+    let o = run_ok(
+        Command::new(rustc)
+            .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+            .arg("--out-dir")
+            .arg(dir)
+            .arg(src),
     );
+    assert!(
+        o.stderr.is_empty(),
+        "{}: {}",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Compiles `main` (beside `magics.rs`) into an executable with `-D warnings`.
+fn rustc_bin(rustc: &str, dir: &Path, main: &str) -> PathBuf {
+    std::fs::write(dir.join("main.rs"), main).unwrap();
+    let exe = dir.join("harness");
+    run_ok(
+        Command::new(rustc)
+            .args([
+                "--edition",
+                "2021",
+                "-C",
+                "opt-level=1",
+                "-D",
+                "warnings",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(dir.join("main.rs")),
+    );
+    exe
 }
 
 #[test]
@@ -326,106 +290,354 @@ fn generated_rust_compiles_without_warnings_and_matches_the_reference() {
     };
     let dir = tempfile::tempdir().unwrap();
     let (data, records) = reference_data(dir.path());
-    for (tight, lookup) in [(false, false), (false, true), (true, true)] {
+    let none = Prefix::none();
+    let mh = Prefix::new("mh_").unwrap();
+    for (tight, with_lookup, prefix) in [
+        (false, false, &none),
+        (false, true, &none),
+        (true, true, &none),
+        (true, true, &mh),
+    ] {
+        let options = Options {
+            with_lookup,
+            prefix: prefix.clone(),
+        };
         let src = dir.path().join("magics.rs");
-        std::fs::write(&src, export(Format::Rust, tight, lookup)).unwrap();
-        let o = run_ok(
-            Command::new(&rustc)
-                .args(["--edition", "2021", "--crate-type", "lib", "--out-dir"])
-                .arg(dir.path())
-                .arg(&src),
-        );
-        assert!(
-            o.stderr.is_empty(),
-            "tight {tight} lookup {lookup}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        if !lookup {
-            continue;
+        std::fs::write(&src, export_with(Format::Rust, tight, &options)).unwrap();
+        rustc_lib(&rustc, dir.path(), &src);
+        if with_lookup {
+            let exe = rustc_bin(&rustc, dir.path(), &prefix.apply(RUST_HARNESS));
+            check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
         }
-        std::fs::write(dir.path().join("main.rs"), RUST_HARNESS).unwrap();
-        let exe = dir.path().join("harness");
-        run_ok(
-            Command::new(&rustc)
-                .args([
-                    "--edition",
-                    "2021",
-                    "-C",
-                    "opt-level=1",
-                    "-A",
-                    "warnings",
-                    "-o",
-                ])
-                .arg(&exe)
-                .arg(dir.path().join("main.rs")),
-        );
-        check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
     }
 }
 
 #[test]
-fn generated_c_compiles_with_werror_and_matches_the_reference() {
-    let Some(cc) = tool("CC", "cc") else {
+fn a_prefixed_rust_module_glob_imports_beside_an_engines_own_names() {
+    let Some(rustc) = tool("RUSTC", "rustc") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let (data, records) = reference_data(dir.path());
-    let strict = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-    for (tight, lookup) in [(false, false), (false, true), (true, true)] {
-        std::fs::write(
-            dir.path().join("magics.h"),
-            export(Format::C, tight, lookup),
-        )
+    let mh = Options {
+        with_lookup: true,
+        prefix: Prefix::new("mh_").unwrap(),
+    };
+    std::fs::write(
+        dir.path().join("magics.rs"),
+        export_with(Format::Rust, false, &mh),
+    )
+    .unwrap();
+    let exe = rustc_bin(&rustc, dir.path(), RUST_GLOB);
+    run_ok(&mut Command::new(&exe));
+    // Without the prefix the engine's half alone must not build: the test can fail.
+    std::fs::write(
+        dir.path().join("magics.rs"),
+        export(Format::Rust, false, true),
+    )
+    .unwrap();
+    let engine_only: String = RUST_GLOB
+        .lines()
+        .filter(|l| !(l.contains("mh_") || l.contains("MH_") || l.contains("Mh")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.path().join("main.rs"), engine_only).unwrap();
+    let o = Command::new(&rustc)
+        .args(["--edition", "2021", "-o"])
+        .arg(dir.path().join("clash"))
+        .arg(dir.path().join("main.rs"))
+        .output()
         .unwrap();
-        // The header alone, included by a unit that uses nothing of it.
-        std::fs::write(
-            dir.path().join("only.c"),
-            "#include \"magics.h\"\nint main(void) { return 0; }\n",
-        )
-        .unwrap();
-        run_ok(
-            Command::new(&cc)
-                .args(strict)
-                .arg("-o")
-                .arg(dir.path().join("only"))
-                .arg(dir.path().join("only.c")),
-        );
-        if !lookup {
-            continue;
-        }
-        std::fs::write(dir.path().join("main.c"), C_HARNESS).unwrap();
-        let exe = dir.path().join("harness");
-        run_ok(
-            Command::new(&cc)
-                .args(strict)
-                .arg("-O1")
-                .arg("-o")
-                .arg(&exe)
-                .arg(dir.path().join("main.c")),
-        );
-        check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
-    }
+    assert!(!o.status.success(), "unprefixed names did not clash");
 }
 
 #[test]
-fn a_missing_store_exports_a_complete_popcount_table() {
+fn an_invalid_prefix_exits_2_with_one_line() {
+    for bad in ["9x", "_mh", "mh-", "a*/", "x__y", ""] {
+        let o = magichunt(&[
+            "export", "--format", "c", "--store", FIXTURE, "--prefix", bad,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("prefix"), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
+// ---- A missing store, and what --out may replace. ----
+
+#[test]
+fn a_missing_store_exits_2_unless_allowed() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("none.json");
-    let o = magichunt(&[
+    let out = dir.path().join("magics.h");
+    let (m, o) = (missing.to_str().unwrap(), out.to_str().unwrap());
+    let r = magichunt(&["export", "--format", "c", "--store", m, "--out", o]);
+    assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("none.json: no such store") && err.contains("--allow-missing"),
+        "{err}"
+    );
+    assert!(!out.exists() && !missing.exists() && r.stdout.is_empty());
+
+    let r = magichunt(&[
         "export",
         "--format",
         "json",
         "--store",
-        missing.to_str().unwrap(),
+        m,
+        "--allow-missing",
     ]);
-    assert_eq!(o.status.code(), Some(0));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("no such store"), "{err}");
+    assert_eq!(r.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("no such store; every square is filled"),
+        "{err}"
+    );
+    assert!(err.contains("bishop h8: not in the store; filled"), "{err}");
     assert!(
         err.contains("total 107648 entries (841 KiB) at 8 bytes per entry"),
         "{err}"
     );
-    let table = Table::parse(&o.stdout, Path::new("stdout")).unwrap();
+    let table = Table::parse(&r.stdout, Path::new("stdout")).unwrap();
     assert_eq!(table.entries.len(), 128);
     assert!(!missing.exists(), "export never creates the store");
+}
+
+/// Runs an export of `store` onto `out` and asserts it is refused: exit 2, one line naming
+/// `out`, the file's bytes (if any) untouched.
+fn assert_refused(store: &Path, out: &Path, extra: &[&str]) {
+    let before = std::fs::read(out).ok();
+    let mut args = vec![
+        "export",
+        "--format",
+        "json",
+        "--store",
+        store.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let r = magichunt(&args);
+    assert_eq!(r.status.code(), Some(2), "{out:?}: {r:?}");
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("refusing"), "{err}");
+    assert_eq!(std::fs::read(out).ok(), before, "{out:?} changed");
+}
+
+#[test]
+fn out_never_replaces_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let store = d.join("best.json");
+    std::fs::copy(FIXTURE, &store).unwrap();
+    // The store itself, by its path, another spelling and a symlink.
+    assert_refused(&store, &store, &[]);
+    assert_refused(&store, &d.join(".").join("best.json"), &[]);
+    let link = d.join("link.json");
+    std::os::unix::fs::symlink(&store, &link).unwrap();
+    assert_refused(&store, &link, &[]);
+    assert_refused(&link, &store, &[]);
+    // Another store, a published table, a store of a newer version this build cannot read.
+    let other = d.join("other.json");
+    std::fs::copy(FIXTURE, &other).unwrap();
+    assert_refused(&store, &other, &[]);
+    let published = d.join("records.json");
+    std::fs::copy("results/published/records.json", &published).unwrap();
+    assert_refused(&store, &published, &[]);
+    let newer = d.join("v9.json");
+    std::fs::write(&newer, "{\"version\": 9, \"entries\": [], \"effort\": []}").unwrap();
+    assert_refused(&store, &newer, &[]);
+    // A store that does not exist yet is still the store.
+    let fresh = d.join("fresh.json");
+    assert_refused(&fresh, &fresh, &["--allow-missing"]);
+    assert!(!fresh.exists());
+    // An earlier export, a header, a new file: replaced.
+    let json = d.join("magics.json");
+    for _ in 0..2 {
+        let r = magichunt(&[
+            "export",
+            "--format",
+            "json",
+            "--store",
+            store.to_str().unwrap(),
+            "--out",
+            json.to_str().unwrap(),
+        ]);
+        assert_eq!(r.status.code(), Some(0), "{r:?}");
+    }
+    let header = d.join("magics.h");
+    std::fs::write(&header, "/* old */\n").unwrap();
+    let r = magichunt(&[
+        "export",
+        "--format",
+        "c",
+        "--store",
+        store.to_str().unwrap(),
+        "--out",
+        header.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{r:?}");
+    assert!(std::fs::read_to_string(&header)
+        .unwrap()
+        .starts_with("/*\n * Generated by magichunt"));
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        std::fs::read(FIXTURE).unwrap()
+    );
+}
+
+// ---- Hostile text from a store. ----
+
+/// What a hostile store may carry into the header comment.
+const HOSTILE_FOUND_AT: [&str; 3] = [
+    "2026-01-01T00:00:00Z\ncompile_error!(\"x\");",
+    "2026-01-01T00:00:00Z */ #error x /*",
+    "2026-01-01T00:00:00Z\r\n#error y\n// ??/\n\u{202e}",
+];
+
+/// Asserts that the Rust and C exports in `dir` (`magics.rs`, `magics.h`) compile cleanly:
+/// Rust with `-D warnings`, C as C99 and C++17 with the strict warnings.
+fn assert_exports_compile(dir: &Path) {
+    if let Some(rustc) = tool("RUSTC", "rustc") {
+        rustc_lib(&rustc, dir, &dir.join("magics.rs"));
+    }
+    if let Some([c99, _, cxx17]) = common::langs() {
+        let unit = dir.join("unit.c");
+        std::fs::write(
+            &unit,
+            "#define MAGICHUNT_IMPLEMENTATION\n#include \"magics.h\"\nint main(void) { init_attack_tables(); return rook_attacks(0, 0) == 0; }\n",
+        )
+        .unwrap();
+        for lang in [&c99, &cxx17] {
+            common::compile(lang, &unit);
+        }
+    }
+}
+
+/// No line of `text` may start code that came from a store: every line of the comment
+/// block (before the first blank line in Rust, up to `*/` in C) stays a comment line.
+fn assert_header_is_comment(text: &str, format: Format) {
+    match format {
+        Format::Rust => {
+            for l in text.lines().take_while(|l| !l.is_empty()) {
+                assert!(l.starts_with("//"), "{l:?}");
+            }
+        }
+        _ => {
+            let end = text.find("*/").unwrap();
+            let block = &text[..end];
+            assert!(!block[2..].contains("/*"), "{block}");
+            assert!(
+                text[end..].starts_with("*/\n\n#ifndef"),
+                "{}",
+                &text[end..end + 40]
+            );
+        }
+    }
+    assert!(!text.contains("??/") && !text.contains('\u{202e}') && !text.contains('\r'));
+}
+
+#[test]
+fn hostile_found_at_and_store_path_stay_inside_the_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = fixture().best(magichunt::Target::new(Piece::Rook, "e4".parse().unwrap()));
+    for hostile in HOSTILE_FOUND_AT {
+        // Built in memory: whatever the loader accepts, the back ends must hold.
+        let mut store = magichunt::store::Store::new();
+        let mut entry = base.unwrap().clone();
+        entry.found_at = Some(hostile.to_string());
+        store.offer(entry);
+        let layout = Layout::build(&store, false).unwrap();
+        let source = Source::of(
+            &store,
+            "results/*/\n#error path\ncompile_error!(\"p\");/*.json",
+        );
+        assert_eq!(source.latest.as_deref(), Some(hostile));
+        let options = Options {
+            with_lookup: true,
+            ..Options::default()
+        };
+        for (format, name) in [(Format::Rust, "magics.rs"), (Format::C, "magics.h")] {
+            let text = render(format, &layout, &source, &options);
+            assert_header_is_comment(&text, format);
+            assert!(text.contains("compile_error!(\"x\");") || !hostile.contains("compile_error"));
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        assert_exports_compile(dir.path());
+    }
+}
+
+#[test]
+fn the_binary_escapes_a_hostile_store_path_and_found_at() {
+    let dir = tempfile::tempdir().unwrap();
+    // A path with */, /*, newlines and a compile_error!: folders may be named so.
+    let evil = dir
+        .path()
+        .join("x*")
+        .join("\ncompile_error!(\"p\");\n#error p /*")
+        .join("store.json");
+    std::fs::create_dir_all(evil.parent().unwrap()).unwrap();
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(FIXTURE).unwrap()).unwrap();
+    json["entries"][0]["found_at"] = HOSTILE_FOUND_AT[0].into();
+    json["entries"][1]["found_at"] = HOSTILE_FOUND_AT[1].into();
+    std::fs::write(&evil, serde_json::to_string(&json).unwrap()).unwrap();
+    for (format, name) in [("rust", "magics.rs"), ("c", "magics.h")] {
+        let out = dir.path().join(name);
+        let r = magichunt(&[
+            "export",
+            "--format",
+            format,
+            "--with-lookup",
+            "--store",
+            evil.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        match r.status.code() {
+            // The loader may refuse a found_at that is not RFC 3339: one line, nothing written.
+            Some(2) => {
+                assert_eq!(
+                    String::from_utf8_lossy(&r.stderr).lines().count(),
+                    1,
+                    "{r:?}"
+                );
+                assert!(!out.exists());
+                // The path alone is hostile enough: export a store without found_at there.
+                for e in json["entries"].as_array_mut().unwrap() {
+                    e.as_object_mut().unwrap().remove("found_at");
+                }
+                std::fs::write(&evil, serde_json::to_string(&json).unwrap()).unwrap();
+                let r = magichunt(&[
+                    "export",
+                    "--format",
+                    format,
+                    "--with-lookup",
+                    "--store",
+                    evil.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                ]);
+                assert_eq!(r.status.code(), Some(0), "{r:?}");
+            }
+            code => assert_eq!(code, Some(0), "{r:?}"),
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        let f = if format == "rust" {
+            Format::Rust
+        } else {
+            Format::C
+        };
+        assert_header_is_comment(&text, f);
+        assert!(
+            text.contains("x*\\/\\u{a}compile_error!"),
+            "{}",
+            &text[..300]
+        );
+    }
+    assert_exports_compile(dir.path());
 }

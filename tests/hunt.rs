@@ -146,11 +146,13 @@ fn bad_input_exits_2_and_touches_nothing() {
 fn a_live_lock_refuses_a_second_writer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("best.json");
-    // Pid 1 is always alive.
-    std::fs::write(dir.path().join("best.json.lock"), "1\n").unwrap();
+    // Held the way a running hunt holds it: an OS lock on the open file, its pid inside.
+    let mut lock = std::fs::File::create(dir.path().join("best.json.lock")).unwrap();
+    lock.try_lock().unwrap();
+    std::io::Write::write_all(&mut lock, b"4242\n").unwrap();
     let out = hunt(&path, &["--piece", "bishop", "--time", "1s"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("in use by pid 1"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in use by pid 4242"));
     assert!(!path.exists());
 }
 
@@ -192,12 +194,13 @@ fn seeded_runs_bounded_by_tries_find_the_same_magics() {
 }
 
 #[test]
-fn kill_9_leaves_a_valid_checkpoint_and_a_lock_the_next_run_replaces() {
+fn kill_9_leaves_a_valid_checkpoint_and_a_lock_file_the_next_run_takes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("best.json");
     let mut child = bishop_hunt_past_its_first_checkpoint(&path);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
+    // The file stays (nobody removed it), but the dead process's lock went with it.
     assert!(dir.path().join("best.json.lock").exists());
     let before = check_store(&path);
     let out = hunt(&path, &["--piece", "bishop", "--time", "1s"]);

@@ -35,10 +35,22 @@ pub struct CompareArgs {
     /// layout when it is smaller than the store's quick packing; may be repeated.
     #[arg(long)]
     packed: Vec<PathBuf>,
+    /// Compare an empty store when there is no file at `--store` (without it, a missing
+    /// store is an error: a mistyped path would show every square missing).
+    #[arg(long)]
+    allow_missing: bool,
 }
 
 /// Runs `compare`.
 pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
+    let missing =
+        std::fs::metadata(&args.store).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+    if missing && !args.allow_missing {
+        anyhow::bail!(
+            "no store at {} (a mistyped --store? --allow-missing compares an empty store)",
+            args.store.display()
+        );
+    }
     let store = Store::load(&args.store)?;
     let theirs = if args.against == "published" {
         Theirs::published()

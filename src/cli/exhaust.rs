@@ -21,7 +21,7 @@ use crate::square::Square;
 use crate::store::Store;
 use crate::table::wire::{MethodWire, PartWire};
 use crate::table::Entry;
-use crate::timefmt::{format_duration, now_rfc3339, parse_duration};
+use crate::timefmt::{format_duration, now_rfc3339, parse_duration, secs};
 
 /// Checkpoints are at most this far apart.
 const CHECKPOINT: Duration = Duration::from_secs(30);
@@ -102,7 +102,8 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         );
     }
     let path = args.store.as_path();
-    let mut store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
+    let (mut store, _) =
+        Store::read(path).with_context(|| format!("cannot use {}", path.display()))?;
     // A proof this store holds settles the question: nothing to do, as for a finished part.
     // A published proof alone is worth reproducing: say so and search.
     let own = store
@@ -128,9 +129,12 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let shard = args.shard;
     let plan = Plan::new(target, bits);
     let name = path.display().to_string();
-    // One writer per store: take the lock, then read the store again under it.
-    let _lock = StoreLock::acquire(path)?;
-    store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
+    // One writer per store: take the lock, then read the store again under it. The lock
+    // resolves the store to its real file: load and save that one.
+    let lock = StoreLock::acquire(path)?;
+    removed_note(&lock);
+    let path = lock.store();
+    store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
     let part = store
         .exhaust(target, bits, shard.count)
         .and_then(|x| x.parts.get(&shard.index))
@@ -225,7 +229,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         }
         Ending::Stopped | Ending::TimeUp => {
             let run_done = state.done - start_done;
-            let took = Duration::from_secs_f64(state.seconds / threads as f64);
+            let took = secs(state.seconds / threads as f64);
             println!(
                 "part {shard} of {target} at {bits} bits: {:.4}% searched ({} of {len} subtrees), checkpoint saved",
                 100.0 * fraction,
@@ -235,7 +239,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
                 let projected = took.as_secs_f64() / fraction;
                 println!(
                     "projected time for the part at {threads} threads: {} ({} so far)",
-                    format_duration(Duration::from_secs_f64(projected)),
+                    format_duration(secs(projected)),
                     format_duration(took)
                 );
             } else {
@@ -247,6 +251,16 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
                 Outcome::Failure
             })
         }
+    }
+}
+
+/// Says which leftover temporary files taking the lock removed.
+pub(super) fn removed_note(lock: &StoreLock) {
+    for f in lock.removed() {
+        eprintln!(
+            "magichunt: removed {}, left by a process killed while saving",
+            f.display()
+        );
     }
 }
 
@@ -293,6 +307,12 @@ fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Resul
 fn record(store: &mut Store, target: Target, bits: u32, shard: Shard, st: &PartState, done: bool) {
     let task_bits = Plan::new(target, bits).task_bits();
     let x = store.exhaust_mut(target, bits, shard.count);
+    // Fields of the part this build does not know stay.
+    let extra = x
+        .parts
+        .get(&shard.index)
+        .map(|p| p.extra.clone())
+        .unwrap_or_default();
     x.parts.insert(
         shard.index,
         PartWire {
@@ -309,6 +329,7 @@ fn record(store: &mut Store, target: Target, bits: u32, shard: Shard, st: &PartS
             nodes: st.tally.nodes,
             seconds: (st.seconds * 1000.0).round() / 1000.0,
             best: st.tally.best.map(|b| format_magic(b.magic)),
+            extra,
         },
     );
 }

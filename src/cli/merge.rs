@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Outcome;
-use crate::lock::StoreLock;
+use crate::lock::{real_path, StoreLock};
 use crate::prove::{certificate_dir, copy_certificates};
 use crate::store::Store;
 
@@ -16,7 +16,8 @@ pub struct MergeArgs {
     /// The stores to merge, in order.
     #[arg(required = true, num_args = 1..)]
     inputs: Vec<PathBuf>,
-    /// Where to write the merged store (may be one of the inputs).
+    /// Where to write the merged store (may be one of the inputs; an existing store that is
+    /// not is merged in first, never overwritten).
     #[arg(long)]
     out: PathBuf,
 }
@@ -27,22 +28,46 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
     }
     // --out may be one of the inputs: lock it before reading anything, so no hunt or exhaust
-    // writing it meanwhile can lose its update or ours.
-    let _lock = StoreLock::acquire(&args.out)?;
-    let mut merged: Option<(Store, String)> = None;
+    // writing it meanwhile can lose its update or ours. The lock resolves it to its real file.
+    let lock = StoreLock::acquire(&args.out)?;
+    super::exhaust::removed_note(&lock);
+    let out = lock.store();
+    let mut inputs = Vec::new();
     for path in &args.inputs {
-        anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
+        let real = real_path(path).with_context(|| format!("cannot merge {}", path.display()))?;
+        inputs.push((path.clone(), real));
+    }
+    // An existing --out that is not an input holds results too: it is merged in first (its
+    // top-level fields win), so that nothing it held is lost. One that cannot be read stops
+    // the merge, like any input.
+    let out_too = out.exists() && !inputs.iter().any(|(_, real)| real == out);
+    if out_too {
+        inputs.insert(0, (args.out.clone(), out.to_path_buf()));
+    }
+    let mut stores = Vec::new();
+    for (path, real) in &inputs {
+        anyhow::ensure!(real.is_file(), "no such store: {}", path.display());
         let name = path.display().to_string();
-        let store = Store::load(path).with_context(|| format!("cannot merge {name}"))?;
+        let store = Store::load(real).with_context(|| format!("cannot merge {name}"))?;
         // The merged store must find every certificate it names beside it.
-        let copied = copy_certificates(&store, path, &args.out)
-            .with_context(|| format!("cannot merge {name}"))?;
+        let copied =
+            copy_certificates(&store, real, out).with_context(|| format!("cannot merge {name}"))?;
         if copied > 0 {
             eprintln!(
                 "{name}: copied {copied} certificates to {}",
-                certificate_dir(&args.out).display()
+                certificate_dir(out).display()
             );
         }
+        stores.push((store, name));
+    }
+    if out_too {
+        eprintln!(
+            "magichunt: {} exists and is not among the inputs: merging it in first",
+            args.out.display()
+        );
+    }
+    let mut merged: Option<(Store, String)> = None;
+    for (store, name) in stores {
         merged = Some(match merged {
             None => (store, name),
             Some((mut acc, acc_name)) => {
@@ -52,7 +77,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         });
     }
     let (store, _) = merged.context("no input store")?;
-    store.save(&args.out)?;
+    store.save(out)?;
     let parts: Vec<String> = store
         .exhausts()
         .map(|x| {
@@ -65,7 +90,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         .collect();
     println!(
         "merged {} stores into {}: {} entries, {} proofs, {} exhaustive searches",
-        args.inputs.len(),
+        inputs.len(),
         args.out.display(),
         store.entries().count(),
         store.proofs().count(),

@@ -5,6 +5,7 @@
 
 mod bench;
 mod compare;
+mod docs;
 mod exhaust;
 mod export;
 mod hunt;
@@ -55,6 +56,10 @@ pub enum Command {
     Pack(pack::PackArgs),
     /// Measure the search: a fixed, seeded workload, medians per thread count.
     Bench(bench::BenchArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(docs::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per subcommand with --dir.
+    Man(docs::ManArgs),
 }
 
 /// How a command ended, for the exit code.
@@ -97,6 +102,8 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
         Command::Merge(args) => merge::run(&args),
         Command::Pack(args) => pack::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Completions(args) => docs::completions(&args),
+        Command::Man(args) => docs::man(&args),
     }
 }
 

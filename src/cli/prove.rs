@@ -143,7 +143,10 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     }
     let path = args.store.as_path();
     let name = path.display().to_string();
-    let _lock = StoreLock::acquire(path)?;
+    // The lock resolves the store to its real file: load and save that one.
+    let lock = StoreLock::acquire(path)?;
+    super::exhaust::removed_note(&lock);
+    let path = lock.store();
     let mut store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
     if !args.recheck {
         if let Some(line) = already_settled(&store, q, shard, &name) {
@@ -187,7 +190,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         &dir,
         &Limits {
             stop: &stop,
-            deadline: args.time.map(|d| Instant::now() + d),
+            deadline: args.time.and_then(|d| Instant::now().checked_add(d)),
             progress: Some((every, &report)),
         },
     )?;
@@ -379,7 +382,10 @@ fn emit_cnf(q: Question, shard: Shard, path: &Path) -> anyhow::Result<Outcome> {
 fn check_certificates(q: Question, path: &Path) -> anyhow::Result<Outcome> {
     anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
     let store = Store::load(path).with_context(|| format!("cannot use {}", path.display()))?;
-    let dir = prove::certificate::store_dir(path);
+    // Certificates are beside the real store (where `prove` wrote them through a symlink).
+    let real =
+        std::fs::canonicalize(path).with_context(|| format!("cannot use {}", path.display()))?;
+    let dir = prove::certificate::store_dir(&real);
     let mut checked = 0;
     let mut failed = 0;
     for x in store.sats().filter(|x| x.question == q) {

@@ -73,7 +73,7 @@ pub fn run_part(
         .build()?;
     let len = shard.len(plan.tasks());
     let start = Instant::now();
-    let deadline = cfg.time_limit.map(|d| start + d);
+    let deadline = cfg.time_limit.and_then(|d| start.checked_add(d));
     let halt = AtomicBool::new(false);
     let finished = AtomicBool::new(false);
     let seen = AtomicU64::new(0);

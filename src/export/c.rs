@@ -1,25 +1,110 @@
-//! The C back end: a header that compiles with `cc -std=c99 -Wall -Wextra -Werror`.
+//! The C back end: a single-file header in the stb style. Every translation unit may include
+//! it and sees declarations (and the inline lookups); the one unit that defines
+//! `MAGICHUNT_IMPLEMENTATION` (with `--prefix mh_`: `MH_IMPLEMENTATION`) before the include
+//! also gets the definitions: the magics, the attack tables and `init_attack_tables()`. So
+//! there is one table however many files include it, and a forgotten or doubled definition
+//! is a link error, never a silent second copy.
+//!
+//! It compiles as C99, C11 and C++17 under `-Wall -Wextra -Wshadow -Wcast-qual
+//! -Wmissing-declarations -pedantic -Werror` (the tests build it with `cc` and `c++`).
 
 use std::fmt::Write as _;
 
 use super::{comment_block, hex, slot_note, Layout, Options, Slot};
 use crate::piece::Piece;
 
-/// The ray walk, the table fill and the lookups of `--with-lookup`. Every function is
-/// `static inline`, so a translation unit that does not call one gets no warning.
-const LOOKUP: &str = r"
-static uint64_t magichunt_rook_table[ROOK_TABLE_SIZE];
-static uint64_t magichunt_bishop_table[BISHOP_TABLE_SIZE];
+/// How to use the header, for its opening comment.
+const USAGE: &str = "Use: any number of files may #include this header; they see declarations only.
+Exactly one file writes `#define $IIMPLEMENTATION` before its #include and so holds the
+definitions (without it every lookup is a link error, with it twice a duplicate symbol).
+C and C++ files may share it (the declarations are extern \"C\").";
+
+/// The usage line of `--with-lookup`.
+const USAGE_LOOKUP: &str =
+    "Call $pinit_attack_tables() once at startup, before the first $prook_attacks() or
+$pbishop_attacks(); the lookups are static inline over the one extern table.";
+
+/// Declarations opening the header, after its comment.
+const DECLARATIONS: &str = r#"
+#ifndef $IMAGICS_H
+#define $IMAGICS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One square's magic: the slot of occupancy occ in its piece's table is
+   offset + (((occ & mask) * magic) >> shift). */
+struct $pmagic_entry {
+    uint64_t mask;
+    uint64_t magic;
+    uint32_t shift;
+    uint32_t offset;
+};
+
+/* Entries in the rook and bishop attack tables. */
+#define $PROOK_TABLE_SIZE @ROOK_SIZE@
+#define $PBISHOP_TABLE_SIZE @BISHOP_SIZE@
+
+/* Rook and bishop magics, squares a1 (0) to h8 (63); defined where $IIMPLEMENTATION is. */
+extern const struct $pmagic_entry $PROOK_MAGICS[64];
+extern const struct $pmagic_entry $PBISHOP_MAGICS[64];
+"#;
+
+/// The lookup declarations of `--with-lookup`: the tables stay extern, the lookups inline.
+const LOOKUP_DECLARATIONS: &str = r"
+/* The attack tables, defined where $IIMPLEMENTATION is and filled by $pinit_attack_tables(). */
+extern uint64_t $irook_table[$PROOK_TABLE_SIZE];
+extern uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
+
+/* Fills the attack tables by the slow ray walk. Call it once at startup. */
+void $pinit_attack_tables(void);
 
 /* Index into a piece's table for the occupied squares occ. */
-static inline uint32_t magichunt_slot(const struct magic_entry *e, uint64_t occ)
+static inline uint32_t $islot(const struct $pmagic_entry *e, uint64_t occ)
 {
     return e->offset + (uint32_t)(((occ & e->mask) * e->magic) >> e->shift);
 }
 
+/* Rook attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
+static inline uint64_t $prook_attacks(int square, uint64_t occupied)
+{
+    return $irook_table[$islot(&$PROOK_MAGICS[square], occupied)];
+}
+
+/* Bishop attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
+static inline uint64_t $pbishop_attacks(int square, uint64_t occupied)
+{
+    return $ibishop_table[$islot(&$PBISHOP_MAGICS[square], occupied)];
+}
+";
+
+/// Closes the declarations and opens the implementation section.
+const IMPLEMENTATION_START: &str = r#"
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* $IMAGICS_H */
+
+#if defined($IIMPLEMENTATION) && !defined($IMAGICS_IMPLEMENTED)
+#define $IMAGICS_IMPLEMENTED
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+"#;
+
+/// The definitions of `--with-lookup`: the tables, the ray walk and the fill.
+const LOOKUP_DEFINITIONS: &str = r"
+uint64_t $irook_table[$PROOK_TABLE_SIZE];
+uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
+
 /* Squares a slider on square attacks, walking each ray to the first occupied square
    (included). Slow: used only to fill the tables. */
-static inline uint64_t magichunt_ray_attacks(int square, uint64_t occupied, const int dirs[4][2])
+static uint64_t $iray_attacks(int square, uint64_t occupied, const int dirs[4][2])
 {
     uint64_t attacks = 0;
     int d;
@@ -39,64 +124,59 @@ static inline uint64_t magichunt_ray_attacks(int square, uint64_t occupied, cons
 }
 
 /* Fills one piece's table: every blocker subset of every square's mask. */
-static inline void magichunt_fill(const struct magic_entry magics[64], uint64_t *table,
-                                  const int dirs[4][2])
+static void $ifill(const struct $pmagic_entry magics[64], uint64_t *table, const int dirs[4][2])
 {
     int square;
     for (square = 0; square < 64; square++) {
-        const struct magic_entry *e = &magics[square];
+        const struct $pmagic_entry *e = &magics[square];
         uint64_t occ = 0;
         do {
-            table[magichunt_slot(e, occ)] = magichunt_ray_attacks(square, occ, dirs);
+            table[$islot(e, occ)] = $iray_attacks(square, occ, dirs);
             occ = (occ - e->mask) & e->mask;
         } while (occ);
     }
 }
 
-/* Fills the attack tables by the slow ray walk. Call it once at startup. */
-static inline void init_attack_tables(void)
+void $pinit_attack_tables(void)
 {
     static const int rook_dirs[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-    magichunt_fill(ROOK_MAGICS, magichunt_rook_table, rook_dirs);
-    magichunt_fill(BISHOP_MAGICS, magichunt_bishop_table, bishop_dirs);
-}
-
-/* Rook attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
-static inline uint64_t rook_attacks(int square, uint64_t occupied)
-{
-    return magichunt_rook_table[magichunt_slot(&ROOK_MAGICS[square], occupied)];
-}
-
-/* Bishop attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
-static inline uint64_t bishop_attacks(int square, uint64_t occupied)
-{
-    return magichunt_bishop_table[magichunt_slot(&BISHOP_MAGICS[square], occupied)];
+    $ifill($PROOK_MAGICS, $irook_table, rook_dirs);
+    $ifill($PBISHOP_MAGICS, $ibishop_table, bishop_dirs);
 }
 ";
 
+/// Closes the implementation section.
+const IMPLEMENTATION_END: &str = r#"
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* $IIMPLEMENTATION */
+"#;
+
 /// Renders the C header.
-pub(super) fn render(layout: &Layout, header: &[String], options: Options) -> String {
+pub(super) fn render(layout: &Layout, header: &[String], options: &Options) -> String {
+    let names = &options.prefix;
+    let mut lines = header.to_vec();
+    lines.push(String::new());
+    lines.extend(names.apply(USAGE).lines().map(String::from));
+    if options.with_lookup {
+        lines.extend(names.apply(USAGE_LOOKUP).lines().map(String::from));
+    }
     let mut out = String::from("/*\n");
-    comment_block(&mut out, " * ", header);
+    comment_block(&mut out, " * ", &lines);
+    out.push_str(" */\n");
     out.push_str(
-        r" */
-
-#ifndef MAGICHUNT_MAGICS_H
-#define MAGICHUNT_MAGICS_H
-
-#include <stdint.h>
-
-/* One square's magic: the slot of occupancy occ in its piece's table is
-   offset + (((occ & mask) * magic) >> shift). */
-struct magic_entry {
-    uint64_t mask;
-    uint64_t magic;
-    uint32_t shift;
-    uint32_t offset;
-};
-",
+        &names
+            .apply(DECLARATIONS)
+            .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
+            .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string()),
     );
+    if options.with_lookup {
+        out.push_str(&names.apply(LOOKUP_DECLARATIONS));
+    }
+    out.push_str(&names.apply(IMPLEMENTATION_START));
     for piece in Piece::ALL {
         let (upper, name) = match piece {
             Piece::Rook => ("ROOK", "Rook"),
@@ -104,12 +184,9 @@ struct magic_entry {
         };
         let _ = writeln!(
             out,
-            "\n/* Entries in the {name} attack table. */\n#define {upper}_TABLE_SIZE {}",
-            layout.size(piece)
-        );
-        let _ = writeln!(
-            out,
-            "\n/* {name} magics, squares a1 (0) to h8 (63). */\nstatic const struct magic_entry {upper}_MAGICS[64] = {{"
+            "\n/* {name} magics, squares a1 (0) to h8 (63). */\nconst struct {}magic_entry {}{upper}_MAGICS[64] = {{",
+            names.lower(),
+            names.upper()
         );
         for s in layout.slots(piece) {
             out.push_str(&entry_line(s));
@@ -117,9 +194,9 @@ struct magic_entry {
         out.push_str("};\n");
     }
     if options.with_lookup {
-        out.push_str(LOOKUP);
+        out.push_str(&names.apply(LOOKUP_DEFINITIONS));
     }
-    out.push_str("\n#endif /* MAGICHUNT_MAGICS_H */\n");
+    out.push_str(&names.apply(IMPLEMENTATION_END));
     out
 }
 

@@ -6,16 +6,26 @@
 //! the product taken modulo 2^64. A square the store lacks is filled on the spot by a
 //! popcount-bit magic from [`crate::search::find_magic`] with a seed derived from the target,
 //! so the output depends on the store's content only.
+//!
+//! Text from the store reaches generated code only through [`comment_text`], and `--out`
+//! never replaces a store ([`out::check_out`]).
 
 mod c;
+mod escape;
 mod json;
+mod names;
+pub mod out;
 mod rust;
+
+pub use escape::comment_text;
+pub use names::Prefix;
 
 use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
 use crate::attacks::relevant_mask;
+use crate::compare::proven_optimal;
 use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
 use crate::search::find_magic;
@@ -73,6 +83,20 @@ pub enum ExportError {
     /// A table would not fit the `u32` offsets of the generated code.
     #[error("the {0} table does not fit 32-bit offsets")]
     TooLarge(Piece),
+    /// `--out` names the store being exported.
+    #[error("refusing to write the export onto the store {0} itself; choose another --out")]
+    OutIsStore(std::path::PathBuf),
+    /// `--out` names an existing magichunt store or table (not an earlier JSON export).
+    #[error("refusing to overwrite {0}: it is a magichunt store (a table of entries, proofs or effort); choose another --out")]
+    OutIsTable(std::path::PathBuf),
+    /// `--out` exists but cannot be read, so it cannot be shown not to be a store.
+    #[error("refusing to overwrite {path}: cannot read it to check it is not a store ({source})")]
+    OutUnreadable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
 }
 
 /// One square of the layout.
@@ -90,6 +114,9 @@ pub struct Slot {
     pub len: u32,
     /// True when the store lacked the square and the exporter found the magic.
     pub filled: bool,
+    /// True when no magic with fewer bits exists ([`crate::compare::proven_optimal`]: a
+    /// proof of none one bit below, the store's or published, or the lower bound).
+    pub proven: bool,
 }
 
 /// The fancy layout of both pieces: 64 slots each, offsets in square order a1..h8.
@@ -175,6 +202,7 @@ impl Layout {
                 offset,
                 len,
                 filled,
+                proven: proven_optimal(store, entry.target, entry.bits),
                 entry,
             });
         }
@@ -199,6 +227,11 @@ impl Layout {
     /// The squares filled by the exporter.
     pub fn filled(&self) -> impl Iterator<Item = &Slot> {
         self.rook.iter().chain(&self.bishop).filter(|s| s.filled)
+    }
+
+    /// The squares whose bits are proven optimal.
+    pub fn proven(&self) -> impl Iterator<Item = &Slot> {
+        self.rook.iter().chain(&self.bishop).filter(|s| s.proven)
     }
 
     /// The totals line: entries and KiB per table and together.
@@ -247,7 +280,9 @@ impl Source {
     }
 }
 
-/// The header lines every output starts with (without comment markers).
+/// The header lines every output starts with (without comment markers). The store path and
+/// `found_at` are the store's text, raw here: the Rust and C back ends escape every line
+/// ([`comment_text`]), the JSON one quotes it.
 #[must_use]
 pub fn header_lines(layout: &Layout, source: &Source) -> Vec<String> {
     let mut lines = vec![
@@ -271,25 +306,72 @@ pub fn header_lines(layout: &Layout, source: &Source) -> Vec<String> {
         ),
         format!("Totals: {}.", layout.totals()),
     ];
-    let filled = layout.filled().count();
-    if filled > 0 {
+    let proven: Vec<&Slot> = layout.proven().collect();
+    if proven.is_empty() {
+        lines.push("Proven optimal: none of the 128 squares.".into());
+    } else {
         lines.push(format!(
-            "{filled} of 128 squares are not in the store: filled at popcount bits by the exporter (marked `filled`)."
+            "Proven optimal, no magic with fewer bits exists (a proof of none one bit below, the store's or published, or the square's lower bound): {} of 128 squares (marked `proven optimal`):",
+            proven.len()
         ));
+        lines.extend(square_list(&proven));
+    }
+    let filled: Vec<&Slot> = layout.filled().collect();
+    if filled.is_empty() {
+        lines.push("Filled on the spot: none; all 128 squares come from the store.".into());
+    } else {
+        lines.push(format!(
+            "Filled on the spot by the exporter at popcount bits, not from the store (marked `filled`): {} of 128 squares:",
+            filled.len()
+        ));
+        lines.extend(square_list(&filled));
     }
     lines
 }
 
+/// The squares of `slots` by piece (`rook a1 b1; bishop c1`), in lines of at most 100
+/// characters, each indented by two spaces.
+fn square_list(slots: &[&Slot]) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for piece in Piece::ALL {
+        let squares: Vec<String> = slots
+            .iter()
+            .filter(|s| s.entry.target.piece == piece)
+            .map(|s| s.entry.target.square.to_string())
+            .collect();
+        if let Some((first, rest)) = squares.split_first() {
+            if let Some(w) = words.last_mut() {
+                w.push(';');
+            }
+            words.push(format!("{piece} {first}"));
+            words.extend(rest.iter().cloned());
+        }
+    }
+    let mut lines = Vec::new();
+    let mut line = String::from(" ");
+    for w in words {
+        if line.len() + 1 + w.len() > 100 {
+            lines.push(std::mem::replace(&mut line, String::from(" ")));
+        }
+        line.push(' ');
+        line.push_str(&w);
+    }
+    lines.push(line);
+    lines
+}
+
 /// Options of a render.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Add the ray-walk table fill and `rook_attacks` / `bishop_attacks` (Rust and C).
     pub with_lookup: bool,
+    /// Put in front of every public name (Rust and C).
+    pub prefix: Prefix,
 }
 
 /// Renders `layout` in `format`.
 #[must_use]
-pub fn render(format: Format, layout: &Layout, source: &Source, options: Options) -> String {
+pub fn render(format: Format, layout: &Layout, source: &Source, options: &Options) -> String {
     let header = header_lines(layout, source);
     match format {
         Format::Rust => rust::render(layout, &header, options),
@@ -304,6 +386,9 @@ fn slot_note(s: &Slot) -> String {
     if s.filled {
         note.push_str(", filled");
     }
+    if s.proven {
+        note.push_str(", proven optimal");
+    }
     note
 }
 
@@ -312,10 +397,12 @@ fn hex(v: u64) -> String {
     format_magic(v)
 }
 
-/// Appends `lines` to `out`, each after `prefix`.
+/// Appends `lines` to `out` as comment lines, each after `prefix` and escaped by
+/// [`comment_text`] (an empty line gets no trailing space).
 fn comment_block(out: &mut String, prefix: &str, lines: &[String]) {
     for l in lines {
-        let _ = writeln!(out, "{prefix}{l}");
+        let text = comment_text(l);
+        let _ = writeln!(out, "{}", format!("{prefix}{text}").trim_end());
     }
 }
 
@@ -335,6 +422,28 @@ mod tests {
     fn fill_seeds_differ_per_target() {
         let seeds: std::collections::BTreeSet<u64> = Target::all().map(fill_seed).collect();
         assert_eq!(seeds.len(), 128);
+    }
+
+    #[test]
+    fn square_lists_wrap_and_keep_every_square() {
+        let store = Store::new();
+        let layout = Layout::build(&store, false).unwrap();
+        let all: Vec<&Slot> = layout.filled().collect();
+        assert_eq!(all.len(), 128);
+        let lines = square_list(&all);
+        assert!(
+            lines.iter().all(|l| l.len() <= 100 && l.starts_with("  ")),
+            "{lines:?}"
+        );
+        let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
+        assert_eq!(words.len(), 130, "128 squares and two piece names");
+        assert_eq!(&words[..2], ["rook", "a1"]);
+        assert!(words.contains(&"h8;") && words.contains(&"bishop"));
+        let header = header_lines(&layout, &Source::of(&store, "s.json"));
+        assert!(
+            header.iter().any(|l| l.contains(": 128 of 128 squares:")),
+            "{header:?}"
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@ use super::{comment_block, hex, slot_note, Layout, Options, Slot};
 use crate::piece::Piece;
 
 /// The ray walk and the table fill of `--with-lookup`. Safe code only: the tables live in a
-/// `OnceLock`, filled on first use or by `init_attack_tables()` at startup.
+/// `OnceLock`, filled on first use or by `init_attack_tables()` at startup. `$p`, `$P` and `$T`
+/// are the prefix ([`super::Prefix::apply`]).
 const LOOKUP: &str = r"
 const ROOK_DIRECTIONS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -32,7 +33,7 @@ fn ray_attacks(square: usize, occupied: u64, directions: &[(i32, i32); 4]) -> u6
 }
 
 /// Builds one piece's attack table: every blocker subset of every square's mask.
-fn fill_table(magics: &[MagicEntry; 64], size: usize, directions: &[(i32, i32); 4]) -> Box<[u64]> {
+fn fill_table(magics: &[$TMagicEntry; 64], size: usize, directions: &[(i32, i32); 4]) -> Box<[u64]> {
     let mut table = vec![0u64; size];
     for (square, e) in magics.iter().enumerate() {
         let mut occ = 0u64;
@@ -57,40 +58,36 @@ static ATTACK_TABLES: std::sync::OnceLock<AttackTables> = std::sync::OnceLock::n
 
 fn tables() -> &'static AttackTables {
     ATTACK_TABLES.get_or_init(|| AttackTables {
-        rook: fill_table(&ROOK_MAGICS, ROOK_TABLE_SIZE, &ROOK_DIRECTIONS),
-        bishop: fill_table(&BISHOP_MAGICS, BISHOP_TABLE_SIZE, &BISHOP_DIRECTIONS),
+        rook: fill_table(&$PROOK_MAGICS, $PROOK_TABLE_SIZE, &ROOK_DIRECTIONS),
+        bishop: fill_table(&$PBISHOP_MAGICS, $PBISHOP_TABLE_SIZE, &BISHOP_DIRECTIONS),
     })
 }
 
 /// Fills the attack tables by the slow ray walk. Call it once at startup; the lookups also
 /// fill them on first use.
-pub fn init_attack_tables() {
+pub fn $pinit_attack_tables() {
     tables();
 }
 
 /// Rook attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
 #[inline]
-pub fn rook_attacks(square: usize, occupied: u64) -> u64 {
-    tables().rook[ROOK_MAGICS[square].slot(occupied)]
+pub fn $prook_attacks(square: usize, occupied: u64) -> u64 {
+    tables().rook[$PROOK_MAGICS[square].slot(occupied)]
 }
 
 /// Bishop attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
 #[inline]
-pub fn bishop_attacks(square: usize, occupied: u64) -> u64 {
-    tables().bishop[BISHOP_MAGICS[square].slot(occupied)]
+pub fn $pbishop_attacks(square: usize, occupied: u64) -> u64 {
+    tables().bishop[$PBISHOP_MAGICS[square].slot(occupied)]
 }
 ";
 
-/// Renders the Rust source.
-pub(super) fn render(layout: &Layout, header: &[String], options: Options) -> String {
-    let mut out = String::new();
-    comment_block(&mut out, "// ", header);
-    out.push_str(
-        r"
+/// The entry type, opening the source after its comment.
+const ENTRY_TYPE: &str = r"
 /// One square's magic: the slot of occupancy `occ` in its piece's table is
 /// `offset + ((occ & mask).wrapping_mul(magic) >> shift)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MagicEntry {
+pub struct $TMagicEntry {
     /// Relevant-occupancy mask: the squares whose blockers matter.
     pub mask: u64,
     /// The multiplier.
@@ -101,47 +98,63 @@ pub struct MagicEntry {
     pub offset: u32,
 }
 
-impl MagicEntry {
+impl $TMagicEntry {
     /// Index into the piece's table for the occupied squares `occ`.
     #[inline]
     pub const fn slot(&self, occ: u64) -> usize {
         self.offset as usize + ((occ & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
-",
-    );
+";
+
+/// How to use the module, for its opening comment.
+const USAGE: &str = "Use: `mod magics;` on this file, then `magics::$PROOK_MAGICS[square].slot(occupied)` and the like.";
+
+/// The usage line of `--with-lookup`.
+const USAGE_LOOKUP: &str = "Call magics::$pinit_attack_tables() once at startup (the lookups also fill the tables on first
+use), then magics::$prook_attacks(square, occupied) and magics::$pbishop_attacks(square, occupied).";
+
+/// Renders the Rust source.
+pub(super) fn render(layout: &Layout, header: &[String], options: &Options) -> String {
+    let names = &options.prefix;
+    let mut lines = header.to_vec();
+    lines.push(String::new());
+    lines.extend(names.apply(USAGE).lines().map(String::from));
+    if options.with_lookup {
+        lines.extend(names.apply(USAGE_LOOKUP).lines().map(String::from));
+    }
+    let mut out = String::new();
+    comment_block(&mut out, "// ", &lines);
+    out.push_str(&names.apply(ENTRY_TYPE));
+    let (ty, upper) = (format!("{}MagicEntry", names.camel()), names.upper());
     for piece in Piece::ALL {
-        let (upper, name) = names(piece);
+        let (piece_upper, name) = match piece {
+            Piece::Rook => ("ROOK", "Rook"),
+            Piece::Bishop => ("BISHOP", "Bishop"),
+        };
         let _ = write!(
             out,
-            "\n/// Entries in the {name} attack table.\npub const {upper}_TABLE_SIZE: usize = {};\n",
+            "\n/// Entries in the {name} attack table.\npub const {upper}{piece_upper}_TABLE_SIZE: usize = {};\n",
             layout.size(piece)
         );
         let _ = writeln!(
             out,
-            "\n/// {name} magics, squares a1 (0) to h8 (63).\npub const {upper}_MAGICS: [MagicEntry; 64] = ["
+            "\n/// {name} magics, squares a1 (0) to h8 (63).\npub const {upper}{piece_upper}_MAGICS: [{ty}; 64] = ["
         );
         for s in layout.slots(piece) {
-            out.push_str(&entry_line(s));
+            out.push_str(&entry_line(&ty, s));
         }
         out.push_str("];\n");
     }
     if options.with_lookup {
-        out.push_str(LOOKUP);
+        out.push_str(&names.apply(LOOKUP));
     }
     out
 }
 
-fn names(piece: Piece) -> (&'static str, &'static str) {
-    match piece {
-        Piece::Rook => ("ROOK", "Rook"),
-        Piece::Bishop => ("BISHOP", "Bishop"),
-    }
-}
-
-fn entry_line(s: &Slot) -> String {
+fn entry_line(ty: &str, s: &Slot) -> String {
     format!(
-        "    MagicEntry {{ mask: {}, magic: {}, shift: {}, offset: {} }}, // {}\n",
+        "    {ty} {{ mask: {}, magic: {}, shift: {}, offset: {} }}, // {}\n",
         hex(s.mask),
         hex(s.entry.magic),
         s.shift,

@@ -22,7 +22,7 @@ use crate::search::{search_within, task_rng, Batch, Scratchpad};
 use crate::store::{Offer, Store};
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
-use crate::timefmt::{format_duration, now_rfc3339};
+use crate::timefmt::{self, format_duration, now_rfc3339};
 
 use alloc::Payoff;
 use progress::{Line, Overall, Progress};
@@ -128,13 +128,29 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     // Refuse a bad store or an impossible selection before touching anything.
     let plan =
         |store: &Store| plan_for(store, &cfg.targets, cfg.select, cfg.formula, cfg.objective);
-    plan(&Store::load(&cfg.store)?)?;
-    let _lock = StoreLock::acquire(&cfg.store)?;
+    plan(&Store::read(&cfg.store)?.0)?;
+    // The lock resolves the store to its real file (a symlink stays a symlink).
+    let lock = StoreLock::acquire(&cfg.store)?;
+    let real = lock.store();
     // Load again under the lock: another process may have written it meanwhile.
-    let mut store = Store::load(&cfg.store)?;
+    let new_store = !real.exists();
+    let mut store = Store::load(real)?;
     let the_plan = plan(&store)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     let mut progress = Progress::new(cfg.quiet);
+    if new_store {
+        // First, so that a mistyped --store is seen at once.
+        progress.note(&format!(
+            "magichunt: no store at {}: starting a new one there",
+            cfg.store.display()
+        ));
+    }
+    for f in lock.removed() {
+        progress.note(&format!(
+            "magichunt: removed {}, left by a process killed while saving",
+            f.display()
+        ));
+    }
     for n in &the_plan.notes {
         progress.note(&format!("magichunt: {n}"));
     }
@@ -172,7 +188,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         .num_threads(cfg.threads)
         .thread_name(|i| format!("hunt-{i}"))
         .build()?;
-    let deadline = cfg.time.map(|d| start + d);
+    let deadline = cfg.time.and_then(|d| start.checked_add(d));
     let mut improvements = Vec::new();
     let mut tried = 0u64;
     let mut last_save = Instant::now();
@@ -204,7 +220,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
             if let Ok(m) = rx.recv_timeout(Duration::from_millis(100)) {
                 pending -= 1;
                 let task = &tasks[m.index];
-                tried += m.batch.tried;
+                tried = tried.saturating_add(m.batch.tried);
                 let q = Question {
                     target: task.target,
                     bits: task.bits,
@@ -241,7 +257,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                             old_bits,
                             entry,
                         });
-                        store.save(&cfg.store)?;
+                        store.save(real)?;
                         last_save = Instant::now();
                     }
                 }
@@ -257,7 +273,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                 stop.request();
             }
             if last_save.elapsed() >= CHECKPOINT {
-                store.save(&cfg.store)?;
+                store.save(real)?;
                 last_save = Instant::now();
             }
             progress.update(
@@ -269,7 +285,7 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
         let found: Vec<(Target, u64)> = found.into_iter().flatten().collect();
         sched.finish(&done, &found, &mut payoff);
     }
-    store.save(&cfg.store)?;
+    store.save(real)?;
     progress.finish();
     Ok(Summary {
         improvements,
@@ -382,14 +398,13 @@ pub fn summary_text(s: &Summary) -> String {
             s.store.entries_with(formula).count()
         ));
     }
-    let (t, sec) = s
-        .store
-        .effort()
-        .fold((0u64, 0.0f64), |(t, x), e| (t + e.tried, x + e.seconds));
+    let (t, sec) = s.store.effort().fold((0u64, 0.0f64), |(t, x), e| {
+        (t.saturating_add(e.tried), x + e.seconds)
+    });
     out.push_str(&format!(
         "store work: {} candidates, {} over all runs\n",
         t,
-        format_duration(Duration::from_secs_f64(sec))
+        format_duration(timefmt::secs(sec))
     ));
     out
 }

@@ -105,6 +105,7 @@ fn all_parts_done_with_no_magic_becomes_a_proof() {
         nodes: 7,
         seconds: 0.1,
         best: None,
+        extra: BTreeMap::new(),
     };
     let mut a = Store::new();
     a.exhaust_mut(d8, 4, 2).parts.insert(1, part(1, true));

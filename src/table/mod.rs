@@ -14,11 +14,51 @@ use crate::magic::{self, format_magic, parse_magic, Verified};
 use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
 use crate::square::Square;
+use crate::timefmt::check_rfc3339;
 use sat::{Sat, SatWire};
-use wire::{EffortWire, EntryWire, ExhaustWire, MethodWire, PartWire, ProofWire, TableWire};
+use wire::{
+    EffortWire, EntryWire, ExhaustWire, MethodRecord, MethodWire, PartWire, ProofWire, TableWire,
+};
 
 /// The newest table version this build reads, and the one it writes.
 pub const VERSION: u64 = 1;
+
+/// The largest count a table may hold in a work counter (`tried`, `nodes`, `magics`,
+/// `conflicts`): 10^18, thirty years of one machine at a billion a second. A larger one is
+/// taken for a corrupt file and refused, so that sums of counters stay far from overflow.
+pub const MAX_COUNT: u64 = 1_000_000_000_000_000_000;
+
+/// The largest `seconds` a table may hold in one work record: 10^12, some 31,700 years.
+pub const MAX_SECONDS: f64 = 1e12;
+
+/// Checks a work counter against [`MAX_COUNT`].
+///
+/// # Errors
+/// A message naming the field.
+pub fn check_count(field: &str, n: u64) -> Result<(), String> {
+    if n > MAX_COUNT {
+        return Err(format!(
+            "{field} {n} is beyond any real run (at most {MAX_COUNT}): a corrupt file?"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a work time: finite, not negative, at most [`MAX_SECONDS`].
+///
+/// # Errors
+/// A message naming the field.
+pub fn check_seconds(field: &str, x: f64) -> Result<(), String> {
+    if !(x.is_finite() && x >= 0.0) {
+        return Err(format!("{field} {x} is not a time"));
+    }
+    if x > MAX_SECONDS {
+        return Err(format!(
+            "{field} {x} is beyond any real run (at most {MAX_SECONDS:e}): a corrupt file?"
+        ));
+    }
+    Ok(())
+}
 
 /// A verified magic with what is known of how it was found.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +79,8 @@ pub struct Entry {
     pub found_at: Option<String>,
     /// How it was found, if known.
     pub method: Option<MethodWire>,
+    /// Other fields of `method`, kept as they were.
+    pub method_extra: BTreeMap<String, Value>,
     /// Other fields of the entry, kept as they were (`found_by`, `source`, ...).
     pub extra: BTreeMap<String, Value>,
 }
@@ -60,6 +102,7 @@ impl Entry {
             min_index: v.min_index,
             found_at,
             method,
+            method_extra: BTreeMap::new(),
             extra: BTreeMap::new(),
         }
     }
@@ -127,6 +170,8 @@ pub struct Effort {
     pub tried: u64,
     /// Seconds of work.
     pub seconds: f64,
+    /// Other fields, kept.
+    pub extra: BTreeMap<String, Value>,
 }
 
 /// Progress of an exhaustive search of one (target, bits) split into `shards` parts.
@@ -140,6 +185,8 @@ pub struct Exhaust {
     pub shards: u32,
     /// Parts worked on, by part number (1 to `shards`).
     pub parts: BTreeMap<u32, PartWire>,
+    /// Other fields, kept.
+    pub extra: BTreeMap<String, Value>,
 }
 
 impl Exhaust {
@@ -152,7 +199,9 @@ impl Exhaust {
     /// Magics found over all parts so far.
     #[must_use]
     pub fn magics(&self) -> u64 {
-        self.parts.values().map(|p| p.magics).sum()
+        self.parts
+            .values()
+            .fold(0, |n, p| n.saturating_add(p.magics))
     }
 }
 
@@ -373,7 +422,10 @@ pub fn entry_wire(e: &Entry) -> EntryWire {
         found_at: e.found_at.clone(),
         tried: None,
         seconds: None,
-        method: e.method.clone(),
+        method: e.method.clone().map(|known| MethodRecord {
+            known,
+            extra: e.method_extra.clone(),
+        }),
         extra: e.extra.clone(),
     }
 }
@@ -399,6 +451,7 @@ fn effort_wire(e: &Effort) -> EffortWire {
         run: e.run.clone(),
         tried: e.tried,
         seconds: e.seconds,
+        extra: e.extra.clone(),
     }
 }
 
@@ -409,6 +462,7 @@ fn exhaust_wire(x: &Exhaust) -> ExhaustWire {
         bits: x.bits.into(),
         shards: x.shards,
         parts: x.parts.values().cloned().collect(),
+        extra: x.extra.clone(),
     }
 }
 
@@ -435,7 +489,7 @@ impl Ctx<'_> {
                     list: kind,
                     index,
                     what,
-                    message,
+                    message: one_line(&message),
                 })
             })
             .collect()
@@ -504,7 +558,18 @@ impl Ctx<'_> {
                 ));
             }
         }
-        Ok(Entry::from_verified(&v, w.found_at, w.method).with_extra(w.extra))
+        if let Some(t) = &w.found_at {
+            check_rfc3339(t).map_err(|e| format!("found_at {e}"))?;
+        }
+        let (method, method_extra) = match w.method {
+            Some(m) => (Some(m.known), m.extra),
+            None => (None, BTreeMap::new()),
+        };
+        Ok(Entry {
+            method_extra,
+            extra: w.extra,
+            ..Entry::from_verified(&v, w.found_at, method)
+        })
     }
 
     fn proof(&self, item: Value) -> Result<Proof, String> {
@@ -547,9 +612,8 @@ impl Ctx<'_> {
     fn effort(&self, item: Value) -> Result<Effort, String> {
         let w: EffortWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
         let target = Self::target(&w.piece, &w.square)?;
-        if !(w.seconds.is_finite() && w.seconds >= 0.0) {
-            return Err(format!("seconds {} is not a time", w.seconds));
-        }
+        check_count("tried", w.tried)?;
+        check_seconds("seconds", w.seconds)?;
         Ok(Effort {
             target,
             bits: Self::bits(target, w.bits)?,
@@ -557,6 +621,7 @@ impl Ctx<'_> {
             run: w.run,
             tried: w.tried,
             seconds: w.seconds,
+            extra: w.extra,
         })
     }
 
@@ -572,6 +637,10 @@ impl Ctx<'_> {
             if !(1..=w.shards).contains(&p.shard) {
                 return Err(format!("part {} outside 1..={}", p.shard, w.shards));
             }
+            let part = |e: String| format!("part {}: {e}", p.shard);
+            check_count("magics", p.magics).map_err(part)?;
+            check_count("nodes", p.nodes).map_err(part)?;
+            check_seconds("seconds", p.seconds).map_err(part)?;
             if let Some(best) = &p.best {
                 let m = parse_magic(best).map_err(|e| e.to_string())?;
                 magic::verify(target, bits, m)
@@ -586,14 +655,8 @@ impl Ctx<'_> {
             bits,
             shards: w.shards,
             parts,
+            extra: w.extra,
         })
-    }
-}
-
-impl Entry {
-    fn with_extra(mut self, extra: BTreeMap<String, Value>) -> Entry {
-        self.extra = extra;
-        self
     }
 }
 
@@ -605,7 +668,21 @@ fn describe(item: &Value) -> String {
             .unwrap_or("?")
             .to_string()
     };
-    format!("{} {}", field("piece"), field("square"))
+    one_line(&format!("{} {}", field("piece"), field("square")))
+}
+
+/// `text` with control characters (newlines above all) escaped, so that an error quoting a
+/// hostile file stays one line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

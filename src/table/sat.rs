@@ -195,11 +195,11 @@ impl Sat {
                     p.shard
                 ));
             }
-            if !(p.seconds.is_finite() && p.seconds >= 0.0) {
-                return Err(format!(
-                    "part {}: seconds {} is not a time",
-                    p.shard, p.seconds
-                ));
+            let part = |e: String| format!("part {}: {e}", p.shard);
+            super::check_seconds("seconds", p.seconds).map_err(part)?;
+            super::check_count("conflicts", p.conflicts).map_err(part)?;
+            if let Some(t) = &p.at {
+                crate::timefmt::check_rfc3339(t).map_err(|e| part(format!("at {e}")))?;
             }
             let shard = p.shard;
             if parts.insert(shard, SatPart { answer, wire: p }).is_some() {

@@ -6,7 +6,8 @@
 //!  "proofs":  [{"piece": "bishop", "square": "d8", "bits": 4, "none": true, "method": "..."}]}
 //! ```
 //! Magics are strings (JSON numbers lose u64 precision). Unknown fields are kept and written
-//! back, so published tables keep their `found_by` and `source`.
+//! back, at every level (a flattened `extra` map on every record type), so published tables
+//! keep their `found_by` and `source` and a newer magichunt's fields survive an older one.
 
 use std::collections::BTreeMap;
 
@@ -69,14 +70,26 @@ pub struct EntryWire {
     pub seconds: Option<f64>,
     /// How it was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub method: Option<MethodWire>,
+    pub method: Option<MethodRecord>,
     /// Other fields (`found_by`, `source`, `mask`, `shift`, `offset`, ...).
     #[serde(flatten)]
     pub extra: BTreeMap<String, Value>,
 }
 
-/// How a magic was found: the candidate family, the seed and the run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// An entry's `method` as it is on the wire: the known fields and any others, kept.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MethodRecord {
+    /// The fields magichunt reads.
+    #[serde(flatten)]
+    pub known: MethodWire,
+    /// Other fields, kept.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// How a magic was found: the candidate family, the seed and the run. (Other fields of a
+/// stored `method` are kept beside it, in [`MethodRecord`].)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MethodWire {
     /// Candidate family or method name (`sparse`, `dense`, `exhaustive`, ...).
     pub family: String,
@@ -128,6 +141,9 @@ pub struct EffortWire {
     pub tried: u64,
     /// Seconds of work (summed over threads).
     pub seconds: f64,
+    /// Other fields, kept.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
 }
 
 /// An exhaustive search of one (target, bits), split into `shards` parts.
@@ -143,6 +159,9 @@ pub struct ExhaustWire {
     pub shards: u32,
     /// The parts worked on so far.
     pub parts: Vec<PartWire>,
+    /// Other fields, kept.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
 }
 
 /// One part of an exhaustive search.
@@ -164,4 +183,7 @@ pub struct PartWire {
     /// The best magic of the part (tightest highest index), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best: Option<String>,
+    /// Other fields, kept.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
 }

@@ -4,13 +4,32 @@
  * Slot formula: slot = offset + ((((occ & mask) * magic) mod 2^64) >> shift), where shift = 64 - bits.
  * Layout: one table per piece, each square at its own offset, of length 2^bits.
  * Totals: rook table 98304 entries (768 KiB), bishop table 5216 entries (40.8 KiB), total 103520 entries (808.8 KiB) at 8 bytes per entry.
- * 122 of 128 squares are not in the store: filled at popcount bits by the exporter (marked `filled`).
+ * Proven optimal, no magic with fewer bits exists (a proof of none one bit below, the store's or published, or the square's lower bound): 71 of 128 squares (marked `proven optimal`):
+ *   rook a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6
+ *   h6 f8; bishop e1 f1 c2 d2 e2 f2 c3 d3 e3 f3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 g5 h5 c6 d6
+ *   e6 f6 c7 d7 e7 f7 c8 d8 e8 f8
+ * Filled on the spot by the exporter at popcount bits, not from the store (marked `filled`): 122 of 128 squares:
+ *   rook a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4
+ *   a5 b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 b8 c8 d8 e8 f8 g8;
+ *   bishop a1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5
+ *   b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8
+ *
+ * Use: any number of files may #include this header; they see declarations only.
+ * Exactly one file writes `#define MAGICHUNT_IMPLEMENTATION` before its #include and so holds the
+ * definitions (without it every lookup is a link error, with it twice a duplicate symbol).
+ * C and C++ files may share it (the declarations are extern "C").
+ * Call init_attack_tables() once at startup, before the first rook_attacks() or
+ * bishop_attacks(); the lookups are static inline over the one extern table.
  */
 
 #ifndef MAGICHUNT_MAGICS_H
 #define MAGICHUNT_MAGICS_H
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* One square's magic: the slot of occupancy occ in its piece's table is
    offset + (((occ & mask) * magic) >> shift). */
@@ -21,11 +40,54 @@ struct magic_entry {
     uint32_t offset;
 };
 
-/* Entries in the Rook attack table. */
+/* Entries in the rook and bishop attack tables. */
 #define ROOK_TABLE_SIZE 98304
+#define BISHOP_TABLE_SIZE 5216
+
+/* Rook and bishop magics, squares a1 (0) to h8 (63); defined where MAGICHUNT_IMPLEMENTATION is. */
+extern const struct magic_entry ROOK_MAGICS[64];
+extern const struct magic_entry BISHOP_MAGICS[64];
+
+/* The attack tables, defined where MAGICHUNT_IMPLEMENTATION is and filled by init_attack_tables(). */
+extern uint64_t magichunt_rook_table[ROOK_TABLE_SIZE];
+extern uint64_t magichunt_bishop_table[BISHOP_TABLE_SIZE];
+
+/* Fills the attack tables by the slow ray walk. Call it once at startup. */
+void init_attack_tables(void);
+
+/* Index into a piece's table for the occupied squares occ. */
+static inline uint32_t magichunt_slot(const struct magic_entry *e, uint64_t occ)
+{
+    return e->offset + (uint32_t)(((occ & e->mask) * e->magic) >> e->shift);
+}
+
+/* Rook attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
+static inline uint64_t rook_attacks(int square, uint64_t occupied)
+{
+    return magichunt_rook_table[magichunt_slot(&ROOK_MAGICS[square], occupied)];
+}
+
+/* Bishop attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
+static inline uint64_t bishop_attacks(int square, uint64_t occupied)
+{
+    return magichunt_bishop_table[magichunt_slot(&BISHOP_MAGICS[square], occupied)];
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAGICHUNT_MAGICS_H */
+
+#if defined(MAGICHUNT_IMPLEMENTATION) && !defined(MAGICHUNT_MAGICS_IMPLEMENTED)
+#define MAGICHUNT_MAGICS_IMPLEMENTED
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Rook magics, squares a1 (0) to h8 (63). */
-static const struct magic_entry ROOK_MAGICS[64] = {
+const struct magic_entry ROOK_MAGICS[64] = {
     {UINT64_C(0x000101010101017e), UINT64_C(0x0080114004208000), 52, 0}, /* a1, 12 bits, filled */
     {UINT64_C(0x000202020202027c), UINT64_C(0x0140004030022000), 53, 4096}, /* b1, 11 bits, filled */
     {UINT64_C(0x000404040404047a), UINT64_C(0x02000a0080401020), 53, 6144}, /* c1, 11 bits, filled */
@@ -42,38 +104,38 @@ static const struct magic_entry ROOK_MAGICS[64] = {
     {UINT64_C(0x0020202020205e00), UINT64_C(0x0000808006000c00), 54, 26624}, /* f2, 10 bits, filled */
     {UINT64_C(0x0040404040403e00), UINT64_C(0x0001000481001200), 54, 27648}, /* g2, 10 bits, filled */
     {UINT64_C(0x0080808080807e00), UINT64_C(0x0001000081000042), 53, 28672}, /* h2, 11 bits, filled */
-    {UINT64_C(0x00010101017e0100), UINT64_C(0x008000c000402000), 53, 30720}, /* a3, 11 bits, filled */
-    {UINT64_C(0x00020202027c0200), UINT64_C(0x0010024020104000), 54, 32768}, /* b3, 10 bits, filled */
-    {UINT64_C(0x00040404047a0400), UINT64_C(0x0001010020004010), 54, 33792}, /* c3, 10 bits, filled */
-    {UINT64_C(0x0008080808760800), UINT64_C(0x0010010010210008), 54, 34816}, /* d3, 10 bits, filled */
-    {UINT64_C(0x00101010106e1000), UINT64_C(0x0001010004110800), 54, 35840}, /* e3, 10 bits, filled */
-    {UINT64_C(0x00202020205e2000), UINT64_C(0x0000808006000c00), 54, 36864}, /* f3, 10 bits, filled */
-    {UINT64_C(0x00404040403e4000), UINT64_C(0x0002008080010002), 54, 37888}, /* g3, 10 bits, filled */
-    {UINT64_C(0x00808080807e8000), UINT64_C(0x0000420001008044), 53, 38912}, /* h3, 11 bits, filled */
-    {UINT64_C(0x000101017e010100), UINT64_C(0x000880008020c000), 53, 40960}, /* a4, 11 bits, filled */
-    {UINT64_C(0x000202027c020200), UINT64_C(0x0040008100410020), 54, 43008}, /* b4, 10 bits, filled */
-    {UINT64_C(0x000404047a040400), UINT64_C(0x0002200080803000), 54, 44032}, /* c4, 10 bits, filled */
-    {UINT64_C(0x0008080876080800), UINT64_C(0x0010001100210008), 54, 45056}, /* d4, 10 bits, filled */
-    {UINT64_C(0x001010106e101000), UINT64_C(0x0012040280080080), 54, 46080}, /* e4, 10 bits */
-    {UINT64_C(0x002020205e202000), UINT64_C(0x0004004040220100), 54, 47104}, /* f4, 10 bits, filled */
-    {UINT64_C(0x004040403e404000), UINT64_C(0x0000020c00010810), 54, 48128}, /* g4, 10 bits, filled */
-    {UINT64_C(0x008080807e808000), UINT64_C(0x0000024200008401), 53, 49152}, /* h4, 11 bits, filled */
-    {UINT64_C(0x0001017e01010100), UINT64_C(0x0000408001002100), 53, 51200}, /* a5, 11 bits, filled */
-    {UINT64_C(0x0002027c02020200), UINT64_C(0x0000412000401000), 54, 53248}, /* b5, 10 bits, filled */
-    {UINT64_C(0x0004047a04040400), UINT64_C(0x0001002001004010), 54, 54272}, /* c5, 10 bits, filled */
-    {UINT64_C(0x0008087608080800), UINT64_C(0x0000209001000900), 54, 55296}, /* d5, 10 bits, filled */
-    {UINT64_C(0x0010106e10101000), UINT64_C(0x0001010801001004), 54, 56320}, /* e5, 10 bits, filled */
-    {UINT64_C(0x0020205e20202000), UINT64_C(0x0000800600800c00), 54, 57344}, /* f5, 10 bits, filled */
-    {UINT64_C(0x0040403e40404000), UINT64_C(0x0000020104000810), 54, 58368}, /* g5, 10 bits, filled */
-    {UINT64_C(0x0080807e80808000), UINT64_C(0x0000800044802100), 53, 59392}, /* h5, 11 bits, filled */
-    {UINT64_C(0x00017e0101010100), UINT64_C(0x0000218040018000), 53, 61440}, /* a6, 11 bits, filled */
-    {UINT64_C(0x00027c0202020200), UINT64_C(0x0040008041010020), 54, 63488}, /* b6, 10 bits, filled */
-    {UINT64_C(0x00047a0404040400), UINT64_C(0x0001002000410010), 54, 64512}, /* c6, 10 bits, filled */
-    {UINT64_C(0x0008760808080800), UINT64_C(0x0010001021010008), 54, 65536}, /* d6, 10 bits, filled */
-    {UINT64_C(0x00106e1010101000), UINT64_C(0x0001010800110004), 54, 66560}, /* e6, 10 bits, filled */
-    {UINT64_C(0x00205e2020202000), UINT64_C(0x0000840006008080), 54, 67584}, /* f6, 10 bits, filled */
-    {UINT64_C(0x00403e4040404000), UINT64_C(0x00000208010c0010), 54, 68608}, /* g6, 10 bits, filled */
-    {UINT64_C(0x00807e8080808000), UINT64_C(0x00000100a0420004), 53, 69632}, /* h6, 11 bits, filled */
+    {UINT64_C(0x00010101017e0100), UINT64_C(0x008000c000402000), 53, 30720}, /* a3, 11 bits, filled, proven optimal */
+    {UINT64_C(0x00020202027c0200), UINT64_C(0x0010024020104000), 54, 32768}, /* b3, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00040404047a0400), UINT64_C(0x0001010020004010), 54, 33792}, /* c3, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0008080808760800), UINT64_C(0x0010010010210008), 54, 34816}, /* d3, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00101010106e1000), UINT64_C(0x0001010004110800), 54, 35840}, /* e3, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00202020205e2000), UINT64_C(0x0000808006000c00), 54, 36864}, /* f3, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00404040403e4000), UINT64_C(0x0002008080010002), 54, 37888}, /* g3, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00808080807e8000), UINT64_C(0x0000420001008044), 53, 38912}, /* h3, 11 bits, filled, proven optimal */
+    {UINT64_C(0x000101017e010100), UINT64_C(0x000880008020c000), 53, 40960}, /* a4, 11 bits, filled, proven optimal */
+    {UINT64_C(0x000202027c020200), UINT64_C(0x0040008100410020), 54, 43008}, /* b4, 10 bits, filled, proven optimal */
+    {UINT64_C(0x000404047a040400), UINT64_C(0x0002200080803000), 54, 44032}, /* c4, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0008080876080800), UINT64_C(0x0010001100210008), 54, 45056}, /* d4, 10 bits, filled, proven optimal */
+    {UINT64_C(0x001010106e101000), UINT64_C(0x0012040280080080), 54, 46080}, /* e4, 10 bits, proven optimal */
+    {UINT64_C(0x002020205e202000), UINT64_C(0x0004004040220100), 54, 47104}, /* f4, 10 bits, filled, proven optimal */
+    {UINT64_C(0x004040403e404000), UINT64_C(0x0000020c00010810), 54, 48128}, /* g4, 10 bits, filled, proven optimal */
+    {UINT64_C(0x008080807e808000), UINT64_C(0x0000024200008401), 53, 49152}, /* h4, 11 bits, filled, proven optimal */
+    {UINT64_C(0x0001017e01010100), UINT64_C(0x0000408001002100), 53, 51200}, /* a5, 11 bits, filled, proven optimal */
+    {UINT64_C(0x0002027c02020200), UINT64_C(0x0000412000401000), 54, 53248}, /* b5, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0004047a04040400), UINT64_C(0x0001002001004010), 54, 54272}, /* c5, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0008087608080800), UINT64_C(0x0000209001000900), 54, 55296}, /* d5, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0010106e10101000), UINT64_C(0x0001010801001004), 54, 56320}, /* e5, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0020205e20202000), UINT64_C(0x0000800600800c00), 54, 57344}, /* f5, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0040403e40404000), UINT64_C(0x0000020104000810), 54, 58368}, /* g5, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0080807e80808000), UINT64_C(0x0000800044802100), 53, 59392}, /* h5, 11 bits, filled, proven optimal */
+    {UINT64_C(0x00017e0101010100), UINT64_C(0x0000218040018000), 53, 61440}, /* a6, 11 bits, filled, proven optimal */
+    {UINT64_C(0x00027c0202020200), UINT64_C(0x0040008041010020), 54, 63488}, /* b6, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00047a0404040400), UINT64_C(0x0001002000410010), 54, 64512}, /* c6, 10 bits, filled, proven optimal */
+    {UINT64_C(0x0008760808080800), UINT64_C(0x0010001021010008), 54, 65536}, /* d6, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00106e1010101000), UINT64_C(0x0001010800110004), 54, 66560}, /* e6, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00205e2020202000), UINT64_C(0x0000840006008080), 54, 67584}, /* f6, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00403e4040404000), UINT64_C(0x00000208010c0010), 54, 68608}, /* g6, 10 bits, filled, proven optimal */
+    {UINT64_C(0x00807e8080808000), UINT64_C(0x00000100a0420004), 53, 69632}, /* h6, 11 bits, filled, proven optimal */
     {UINT64_C(0x007e010101010100), UINT64_C(0x00404000a0800080), 53, 71680}, /* a7, 11 bits, filled */
     {UINT64_C(0x007c020202020200), UINT64_C(0x0020100840002040), 54, 73728}, /* b7, 10 bits, filled */
     {UINT64_C(0x007a040404040400), UINT64_C(0x0001002000401100), 54, 74752}, /* c7, 10 bits, filled */
@@ -87,94 +149,85 @@ static const struct magic_entry ROOK_MAGICS[64] = {
     {UINT64_C(0x7a04040404040400), UINT64_C(0x0008082001001041), 53, 86016}, /* c8, 11 bits, filled */
     {UINT64_C(0x7608080808080800), UINT64_C(0x0010000410200901), 53, 88064}, /* d8, 11 bits, filled */
     {UINT64_C(0x6e10101010101000), UINT64_C(0x0001000c08001003), 53, 90112}, /* e8, 11 bits, filled */
-    {UINT64_C(0x5e20202020202000), UINT64_C(0x0001001400080203), 53, 92160}, /* f8, 11 bits, filled */
+    {UINT64_C(0x5e20202020202000), UINT64_C(0x0001001400080203), 53, 92160}, /* f8, 11 bits, filled, proven optimal */
     {UINT64_C(0x3e40404040404000), UINT64_C(0x0001004200040881), 53, 94208}, /* g8, 11 bits, filled */
     {UINT64_C(0x7e80808080808000), UINT64_C(0x0ef3fffd3bfd525a), 53, 96256}, /* h8, 11 bits */
 };
 
-/* Entries in the Bishop attack table. */
-#define BISHOP_TABLE_SIZE 5216
-
 /* Bishop magics, squares a1 (0) to h8 (63). */
-static const struct magic_entry BISHOP_MAGICS[64] = {
+const struct magic_entry BISHOP_MAGICS[64] = {
     {UINT64_C(0x0040201008040200), UINT64_C(0x0010040084040020), 58, 0}, /* a1, 6 bits, filled */
     {UINT64_C(0x0000402010080400), UINT64_C(0x021b2781e917fd11), 60, 64}, /* b1, 4 bits */
     {UINT64_C(0x0000004020100a00), UINT64_C(0x0048008400800000), 59, 80}, /* c1, 5 bits, filled */
     {UINT64_C(0x0000000040221400), UINT64_C(0x0024040080000000), 59, 112}, /* d1, 5 bits, filled */
-    {UINT64_C(0x0000000002442800), UINT64_C(0x0012021000000000), 59, 144}, /* e1, 5 bits, filled */
-    {UINT64_C(0x0000000204085000), UINT64_C(0x0009012010000000), 59, 176}, /* f1, 5 bits, filled */
+    {UINT64_C(0x0000000002442800), UINT64_C(0x0012021000000000), 59, 144}, /* e1, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0000000204085000), UINT64_C(0x0009012010000000), 59, 176}, /* f1, 5 bits, filled, proven optimal */
     {UINT64_C(0x0000020408102000), UINT64_C(0x0000820120200000), 59, 208}, /* g1, 5 bits, filled */
     {UINT64_C(0x0002040810204000), UINT64_C(0x0000808048200400), 58, 240}, /* h1, 6 bits, filled */
     {UINT64_C(0x0020100804020000), UINT64_C(0x0000080801080200), 59, 304}, /* a2, 5 bits, filled */
     {UINT64_C(0x0040201008040000), UINT64_C(0x0000040400840100), 59, 336}, /* b2, 5 bits, filled */
-    {UINT64_C(0x00004020100a0000), UINT64_C(0x0000480084008000), 59, 368}, /* c2, 5 bits, filled */
-    {UINT64_C(0x0000004022140000), UINT64_C(0x0000240400800000), 59, 400}, /* d2, 5 bits, filled */
-    {UINT64_C(0x0000000244280000), UINT64_C(0x0000120210000000), 59, 432}, /* e2, 5 bits, filled */
-    {UINT64_C(0x0000020408500000), UINT64_C(0x0000090120100000), 59, 464}, /* f2, 5 bits, filled */
+    {UINT64_C(0x00004020100a0000), UINT64_C(0x0000480084008000), 59, 368}, /* c2, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0000004022140000), UINT64_C(0x0000240400800000), 59, 400}, /* d2, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0000000244280000), UINT64_C(0x0000120210000000), 59, 432}, /* e2, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0000020408500000), UINT64_C(0x0000090120100000), 59, 464}, /* f2, 5 bits, filled, proven optimal */
     {UINT64_C(0x0002040810200000), UINT64_C(0x0000008201202000), 59, 496}, /* g2, 5 bits, filled */
     {UINT64_C(0x0004081020400000), UINT64_C(0x000000410509fff0), 60, 528}, /* h2, 4 bits */
     {UINT64_C(0x0010080402000200), UINT64_C(0x0008001002100400), 59, 544}, /* a3, 5 bits, filled */
     {UINT64_C(0x0020100804000400), UINT64_C(0x0004000801080200), 59, 576}, /* b3, 5 bits, filled */
-    {UINT64_C(0x004020100a000a00), UINT64_C(0x0010400608020020), 57, 608}, /* c3, 7 bits, filled */
-    {UINT64_C(0x0000402214001400), UINT64_C(0x000c000601220000), 57, 736}, /* d3, 7 bits, filled */
-    {UINT64_C(0x0000024428002800), UINT64_C(0x000c000182a00000), 57, 864}, /* e3, 7 bits, filled */
-    {UINT64_C(0x0002040850005000), UINT64_C(0x0000600310082000), 57, 992}, /* f3, 7 bits, filled */
+    {UINT64_C(0x004020100a000a00), UINT64_C(0x0010400608020020), 57, 608}, /* c3, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0000402214001400), UINT64_C(0x000c000601220000), 57, 736}, /* d3, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0000024428002800), UINT64_C(0x000c000182a00000), 57, 864}, /* e3, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0002040850005000), UINT64_C(0x0000600310082000), 57, 992}, /* f3, 7 bits, filled, proven optimal */
     {UINT64_C(0x0004081020002000), UINT64_C(0x0000800100901000), 59, 1120}, /* g3, 5 bits, filled */
     {UINT64_C(0x0008102040004000), UINT64_C(0x0000400080480800), 59, 1152}, /* h3, 5 bits, filled */
-    {UINT64_C(0x0008040200020400), UINT64_C(0x0004100004200800), 59, 1184}, /* a4, 5 bits, filled */
-    {UINT64_C(0x0010080400040800), UINT64_C(0x0002080002100400), 59, 1216}, /* b4, 5 bits, filled */
-    {UINT64_C(0x0020100a000a1000), UINT64_C(0x0000300006040040), 57, 1248}, /* c4, 7 bits, filled */
-    {UINT64_C(0x0040221400142200), UINT64_C(0x000c080003005100), 55, 1376}, /* d4, 9 bits, filled */
-    {UINT64_C(0x0002442800284400), UINT64_C(0x0009040086006104), 55, 1888}, /* e4, 9 bits */
-    {UINT64_C(0x0004085000500800), UINT64_C(0x001000c004880800), 57, 2400}, /* f4, 7 bits, filled */
-    {UINT64_C(0x0008102000201000), UINT64_C(0x0001010000480800), 59, 2528}, /* g4, 5 bits, filled */
-    {UINT64_C(0x0010204000402000), UINT64_C(0x0000808000240400), 59, 2560}, /* h4, 5 bits, filled */
-    {UINT64_C(0x0004020002040800), UINT64_C(0x0002080400401000), 59, 2592}, /* a5, 5 bits, filled */
-    {UINT64_C(0x0008040004081000), UINT64_C(0x0001040200200800), 59, 2624}, /* b5, 5 bits, filled */
-    {UINT64_C(0x00100a000a102000), UINT64_C(0x0000812400408400), 57, 2656}, /* c5, 7 bits, filled */
-    {UINT64_C(0x0022140014224000), UINT64_C(0x0001010800210140), 55, 2784}, /* d5, 9 bits, filled */
-    {UINT64_C(0x0044280028440200), UINT64_C(0x0008020c00121100), 55, 3296}, /* e5, 9 bits, filled */
-    {UINT64_C(0x0008500050080400), UINT64_C(0x0008010810050040), 57, 3808}, /* f5, 7 bits, filled */
-    {UINT64_C(0x0010200020100800), UINT64_C(0x0002020040040400), 59, 3936}, /* g5, 5 bits, filled */
-    {UINT64_C(0x0020400040201000), UINT64_C(0x0001010020020200), 59, 3968}, /* h5, 5 bits, filled */
+    {UINT64_C(0x0008040200020400), UINT64_C(0x0004100004200800), 59, 1184}, /* a4, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0010080400040800), UINT64_C(0x0002080002100400), 59, 1216}, /* b4, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0020100a000a1000), UINT64_C(0x0000300006040040), 57, 1248}, /* c4, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0040221400142200), UINT64_C(0x000c080003005100), 55, 1376}, /* d4, 9 bits, filled, proven optimal */
+    {UINT64_C(0x0002442800284400), UINT64_C(0x0009040086006104), 55, 1888}, /* e4, 9 bits, proven optimal */
+    {UINT64_C(0x0004085000500800), UINT64_C(0x001000c004880800), 57, 2400}, /* f4, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0008102000201000), UINT64_C(0x0001010000480800), 59, 2528}, /* g4, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0010204000402000), UINT64_C(0x0000808000240400), 59, 2560}, /* h4, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0004020002040800), UINT64_C(0x0002080400401000), 59, 2592}, /* a5, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0008040004081000), UINT64_C(0x0001040200200800), 59, 2624}, /* b5, 5 bits, filled, proven optimal */
+    {UINT64_C(0x00100a000a102000), UINT64_C(0x0000812400408400), 57, 2656}, /* c5, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0022140014224000), UINT64_C(0x0001010800210140), 55, 2784}, /* d5, 9 bits, filled, proven optimal */
+    {UINT64_C(0x0044280028440200), UINT64_C(0x0008020c00121100), 55, 3296}, /* e5, 9 bits, filled, proven optimal */
+    {UINT64_C(0x0008500050080400), UINT64_C(0x0008010810050040), 57, 3808}, /* f5, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0010200020100800), UINT64_C(0x0002020040040400), 59, 3936}, /* g5, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0020400040201000), UINT64_C(0x0001010020020200), 59, 3968}, /* h5, 5 bits, filled, proven optimal */
     {UINT64_C(0x0002000204081000), UINT64_C(0x0001040240002000), 59, 4000}, /* a6, 5 bits, filled */
     {UINT64_C(0x0004000408102000), UINT64_C(0x0000820120001000), 59, 4032}, /* b6, 5 bits, filled */
-    {UINT64_C(0x000a000a10204000), UINT64_C(0x00010400a2000c00), 57, 4064}, /* c6, 7 bits, filled */
-    {UINT64_C(0x0014001422400000), UINT64_C(0x0000006038000500), 57, 4192}, /* d6, 7 bits, filled */
-    {UINT64_C(0x0028002844020000), UINT64_C(0x0000100202800810), 57, 4320}, /* e6, 7 bits, filled */
-    {UINT64_C(0x0050005008040200), UINT64_C(0x0010021001400408), 57, 4448}, /* f6, 7 bits, filled */
+    {UINT64_C(0x000a000a10204000), UINT64_C(0x00010400a2000c00), 57, 4064}, /* c6, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0014001422400000), UINT64_C(0x0000006038000500), 57, 4192}, /* d6, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0028002844020000), UINT64_C(0x0000100202800810), 57, 4320}, /* e6, 7 bits, filled, proven optimal */
+    {UINT64_C(0x0050005008040200), UINT64_C(0x0010021001400408), 57, 4448}, /* f6, 7 bits, filled, proven optimal */
     {UINT64_C(0x0020002010080400), UINT64_C(0x0004040084000200), 59, 4576}, /* g6, 5 bits, filled */
     {UINT64_C(0x0040004020100800), UINT64_C(0x0002020042000100), 59, 4608}, /* h6, 5 bits, filled */
     {UINT64_C(0x0000020408102000), UINT64_C(0x0000820120200000), 59, 4640}, /* a7, 5 bits, filled */
     {UINT64_C(0x0000040810204000), UINT64_C(0x0000410090100000), 59, 4672}, /* b7, 5 bits, filled */
-    {UINT64_C(0x00000a1020400000), UINT64_C(0x0000010041300000), 59, 4704}, /* c7, 5 bits, filled */
-    {UINT64_C(0x0000142240000000), UINT64_C(0x0000000104980000), 59, 4736}, /* d7, 5 bits, filled */
-    {UINT64_C(0x0000284402000000), UINT64_C(0x00000020024c0000), 59, 4768}, /* e7, 5 bits, filled */
-    {UINT64_C(0x0000500804020000), UINT64_C(0x0000200202060000), 59, 4800}, /* f7, 5 bits, filled */
+    {UINT64_C(0x00000a1020400000), UINT64_C(0x0000010041300000), 59, 4704}, /* c7, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0000142240000000), UINT64_C(0x0000000104980000), 59, 4736}, /* d7, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0000284402000000), UINT64_C(0x00000020024c0000), 59, 4768}, /* e7, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0000500804020000), UINT64_C(0x0000200202060000), 59, 4800}, /* f7, 5 bits, filled, proven optimal */
     {UINT64_C(0x0000201008040200), UINT64_C(0x0008080108020000), 59, 4832}, /* g7, 5 bits, filled */
     {UINT64_C(0x0000402010080400), UINT64_C(0x0004040084010000), 59, 4864}, /* h7, 5 bits, filled */
     {UINT64_C(0x0002040810204000), UINT64_C(0x0000808048200400), 58, 4896}, /* a8, 6 bits, filled */
     {UINT64_C(0x0004081020400000), UINT64_C(0x0000004100901000), 59, 4960}, /* b8, 5 bits, filled */
-    {UINT64_C(0x000a102040000000), UINT64_C(0x0000000100413000), 59, 4992}, /* c8, 5 bits, filled */
-    {UINT64_C(0x0014224000000000), UINT64_C(0x0000000001049800), 59, 5024}, /* d8, 5 bits, filled */
-    {UINT64_C(0x0028440200000000), UINT64_C(0x0000000020024c00), 59, 5056}, /* e8, 5 bits, filled */
-    {UINT64_C(0x0050080402000000), UINT64_C(0x0000002002020600), 59, 5088}, /* f8, 5 bits, filled */
+    {UINT64_C(0x000a102040000000), UINT64_C(0x0000000100413000), 59, 4992}, /* c8, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0014224000000000), UINT64_C(0x0000000001049800), 59, 5024}, /* d8, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0028440200000000), UINT64_C(0x0000000020024c00), 59, 5056}, /* e8, 5 bits, filled, proven optimal */
+    {UINT64_C(0x0050080402000000), UINT64_C(0x0000002002020600), 59, 5088}, /* f8, 5 bits, filled, proven optimal */
     {UINT64_C(0x0020100804020000), UINT64_C(0x0000080801080200), 59, 5120}, /* g8, 5 bits, filled */
     {UINT64_C(0x0040201008040200), UINT64_C(0x0010040084040020), 58, 5152}, /* h8, 6 bits, filled */
 };
 
-static uint64_t magichunt_rook_table[ROOK_TABLE_SIZE];
-static uint64_t magichunt_bishop_table[BISHOP_TABLE_SIZE];
-
-/* Index into a piece's table for the occupied squares occ. */
-static inline uint32_t magichunt_slot(const struct magic_entry *e, uint64_t occ)
-{
-    return e->offset + (uint32_t)(((occ & e->mask) * e->magic) >> e->shift);
-}
+uint64_t magichunt_rook_table[ROOK_TABLE_SIZE];
+uint64_t magichunt_bishop_table[BISHOP_TABLE_SIZE];
 
 /* Squares a slider on square attacks, walking each ray to the first occupied square
    (included). Slow: used only to fill the tables. */
-static inline uint64_t magichunt_ray_attacks(int square, uint64_t occupied, const int dirs[4][2])
+static uint64_t magichunt_ray_attacks(int square, uint64_t occupied, const int dirs[4][2])
 {
     uint64_t attacks = 0;
     int d;
@@ -194,8 +247,7 @@ static inline uint64_t magichunt_ray_attacks(int square, uint64_t occupied, cons
 }
 
 /* Fills one piece's table: every blocker subset of every square's mask. */
-static inline void magichunt_fill(const struct magic_entry magics[64], uint64_t *table,
-                                  const int dirs[4][2])
+static void magichunt_fill(const struct magic_entry magics[64], uint64_t *table, const int dirs[4][2])
 {
     int square;
     for (square = 0; square < 64; square++) {
@@ -208,8 +260,7 @@ static inline void magichunt_fill(const struct magic_entry magics[64], uint64_t 
     }
 }
 
-/* Fills the attack tables by the slow ray walk. Call it once at startup. */
-static inline void init_attack_tables(void)
+void init_attack_tables(void)
 {
     static const int rook_dirs[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -217,16 +268,8 @@ static inline void init_attack_tables(void)
     magichunt_fill(BISHOP_MAGICS, magichunt_bishop_table, bishop_dirs);
 }
 
-/* Rook attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
-static inline uint64_t rook_attacks(int square, uint64_t occupied)
-{
-    return magichunt_rook_table[magichunt_slot(&ROOK_MAGICS[square], occupied)];
+#ifdef __cplusplus
 }
+#endif
 
-/* Bishop attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
-static inline uint64_t bishop_attacks(int square, uint64_t occupied)
-{
-    return magichunt_bishop_table[magichunt_slot(&BISHOP_MAGICS[square], occupied)];
-}
-
-#endif /* MAGICHUNT_MAGICS_H */
+#endif /* MAGICHUNT_IMPLEMENTATION */

@@ -3,7 +3,19 @@
 // Slot formula: slot = offset + ((((occ & mask) * magic) mod 2^64) >> shift), where shift = 64 - bits.
 // Layout: one table per piece, each square at its own offset, of length 2^bits.
 // Totals: rook table 98304 entries (768 KiB), bishop table 5216 entries (40.8 KiB), total 103520 entries (808.8 KiB) at 8 bytes per entry.
-// 122 of 128 squares are not in the store: filled at popcount bits by the exporter (marked `filled`).
+// Proven optimal, no magic with fewer bits exists (a proof of none one bit below, the store's or published, or the square's lower bound): 71 of 128 squares (marked `proven optimal`):
+//   rook a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6
+//   h6 f8; bishop e1 f1 c2 d2 e2 f2 c3 d3 e3 f3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 g5 h5 c6 d6
+//   e6 f6 c7 d7 e7 f7 c8 d8 e8 f8
+// Filled on the spot by the exporter at popcount bits, not from the store (marked `filled`): 122 of 128 squares:
+//   rook a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4
+//   a5 b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 b8 c8 d8 e8 f8 g8;
+//   bishop a1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5
+//   b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8
+//
+// Use: `mod magics;` on this file, then `magics::ROOK_MAGICS[square].slot(occupied)` and the like.
+// Call magics::init_attack_tables() once at startup (the lookups also fill the tables on first
+// use), then magics::rook_attacks(square, occupied) and magics::bishop_attacks(square, occupied).
 
 /// One square's magic: the slot of occupancy `occ` in its piece's table is
 /// `offset + ((occ & mask).wrapping_mul(magic) >> shift)`.
@@ -48,38 +60,38 @@ pub const ROOK_MAGICS: [MagicEntry; 64] = [
     MagicEntry { mask: 0x0020202020205e00, magic: 0x0000808006000c00, shift: 54, offset: 26624 }, // f2, 10 bits, filled
     MagicEntry { mask: 0x0040404040403e00, magic: 0x0001000481001200, shift: 54, offset: 27648 }, // g2, 10 bits, filled
     MagicEntry { mask: 0x0080808080807e00, magic: 0x0001000081000042, shift: 53, offset: 28672 }, // h2, 11 bits, filled
-    MagicEntry { mask: 0x00010101017e0100, magic: 0x008000c000402000, shift: 53, offset: 30720 }, // a3, 11 bits, filled
-    MagicEntry { mask: 0x00020202027c0200, magic: 0x0010024020104000, shift: 54, offset: 32768 }, // b3, 10 bits, filled
-    MagicEntry { mask: 0x00040404047a0400, magic: 0x0001010020004010, shift: 54, offset: 33792 }, // c3, 10 bits, filled
-    MagicEntry { mask: 0x0008080808760800, magic: 0x0010010010210008, shift: 54, offset: 34816 }, // d3, 10 bits, filled
-    MagicEntry { mask: 0x00101010106e1000, magic: 0x0001010004110800, shift: 54, offset: 35840 }, // e3, 10 bits, filled
-    MagicEntry { mask: 0x00202020205e2000, magic: 0x0000808006000c00, shift: 54, offset: 36864 }, // f3, 10 bits, filled
-    MagicEntry { mask: 0x00404040403e4000, magic: 0x0002008080010002, shift: 54, offset: 37888 }, // g3, 10 bits, filled
-    MagicEntry { mask: 0x00808080807e8000, magic: 0x0000420001008044, shift: 53, offset: 38912 }, // h3, 11 bits, filled
-    MagicEntry { mask: 0x000101017e010100, magic: 0x000880008020c000, shift: 53, offset: 40960 }, // a4, 11 bits, filled
-    MagicEntry { mask: 0x000202027c020200, magic: 0x0040008100410020, shift: 54, offset: 43008 }, // b4, 10 bits, filled
-    MagicEntry { mask: 0x000404047a040400, magic: 0x0002200080803000, shift: 54, offset: 44032 }, // c4, 10 bits, filled
-    MagicEntry { mask: 0x0008080876080800, magic: 0x0010001100210008, shift: 54, offset: 45056 }, // d4, 10 bits, filled
-    MagicEntry { mask: 0x001010106e101000, magic: 0x0012040280080080, shift: 54, offset: 46080 }, // e4, 10 bits
-    MagicEntry { mask: 0x002020205e202000, magic: 0x0004004040220100, shift: 54, offset: 47104 }, // f4, 10 bits, filled
-    MagicEntry { mask: 0x004040403e404000, magic: 0x0000020c00010810, shift: 54, offset: 48128 }, // g4, 10 bits, filled
-    MagicEntry { mask: 0x008080807e808000, magic: 0x0000024200008401, shift: 53, offset: 49152 }, // h4, 11 bits, filled
-    MagicEntry { mask: 0x0001017e01010100, magic: 0x0000408001002100, shift: 53, offset: 51200 }, // a5, 11 bits, filled
-    MagicEntry { mask: 0x0002027c02020200, magic: 0x0000412000401000, shift: 54, offset: 53248 }, // b5, 10 bits, filled
-    MagicEntry { mask: 0x0004047a04040400, magic: 0x0001002001004010, shift: 54, offset: 54272 }, // c5, 10 bits, filled
-    MagicEntry { mask: 0x0008087608080800, magic: 0x0000209001000900, shift: 54, offset: 55296 }, // d5, 10 bits, filled
-    MagicEntry { mask: 0x0010106e10101000, magic: 0x0001010801001004, shift: 54, offset: 56320 }, // e5, 10 bits, filled
-    MagicEntry { mask: 0x0020205e20202000, magic: 0x0000800600800c00, shift: 54, offset: 57344 }, // f5, 10 bits, filled
-    MagicEntry { mask: 0x0040403e40404000, magic: 0x0000020104000810, shift: 54, offset: 58368 }, // g5, 10 bits, filled
-    MagicEntry { mask: 0x0080807e80808000, magic: 0x0000800044802100, shift: 53, offset: 59392 }, // h5, 11 bits, filled
-    MagicEntry { mask: 0x00017e0101010100, magic: 0x0000218040018000, shift: 53, offset: 61440 }, // a6, 11 bits, filled
-    MagicEntry { mask: 0x00027c0202020200, magic: 0x0040008041010020, shift: 54, offset: 63488 }, // b6, 10 bits, filled
-    MagicEntry { mask: 0x00047a0404040400, magic: 0x0001002000410010, shift: 54, offset: 64512 }, // c6, 10 bits, filled
-    MagicEntry { mask: 0x0008760808080800, magic: 0x0010001021010008, shift: 54, offset: 65536 }, // d6, 10 bits, filled
-    MagicEntry { mask: 0x00106e1010101000, magic: 0x0001010800110004, shift: 54, offset: 66560 }, // e6, 10 bits, filled
-    MagicEntry { mask: 0x00205e2020202000, magic: 0x0000840006008080, shift: 54, offset: 67584 }, // f6, 10 bits, filled
-    MagicEntry { mask: 0x00403e4040404000, magic: 0x00000208010c0010, shift: 54, offset: 68608 }, // g6, 10 bits, filled
-    MagicEntry { mask: 0x00807e8080808000, magic: 0x00000100a0420004, shift: 53, offset: 69632 }, // h6, 11 bits, filled
+    MagicEntry { mask: 0x00010101017e0100, magic: 0x008000c000402000, shift: 53, offset: 30720 }, // a3, 11 bits, filled, proven optimal
+    MagicEntry { mask: 0x00020202027c0200, magic: 0x0010024020104000, shift: 54, offset: 32768 }, // b3, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00040404047a0400, magic: 0x0001010020004010, shift: 54, offset: 33792 }, // c3, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0008080808760800, magic: 0x0010010010210008, shift: 54, offset: 34816 }, // d3, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00101010106e1000, magic: 0x0001010004110800, shift: 54, offset: 35840 }, // e3, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00202020205e2000, magic: 0x0000808006000c00, shift: 54, offset: 36864 }, // f3, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00404040403e4000, magic: 0x0002008080010002, shift: 54, offset: 37888 }, // g3, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00808080807e8000, magic: 0x0000420001008044, shift: 53, offset: 38912 }, // h3, 11 bits, filled, proven optimal
+    MagicEntry { mask: 0x000101017e010100, magic: 0x000880008020c000, shift: 53, offset: 40960 }, // a4, 11 bits, filled, proven optimal
+    MagicEntry { mask: 0x000202027c020200, magic: 0x0040008100410020, shift: 54, offset: 43008 }, // b4, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x000404047a040400, magic: 0x0002200080803000, shift: 54, offset: 44032 }, // c4, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0008080876080800, magic: 0x0010001100210008, shift: 54, offset: 45056 }, // d4, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x001010106e101000, magic: 0x0012040280080080, shift: 54, offset: 46080 }, // e4, 10 bits, proven optimal
+    MagicEntry { mask: 0x002020205e202000, magic: 0x0004004040220100, shift: 54, offset: 47104 }, // f4, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x004040403e404000, magic: 0x0000020c00010810, shift: 54, offset: 48128 }, // g4, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x008080807e808000, magic: 0x0000024200008401, shift: 53, offset: 49152 }, // h4, 11 bits, filled, proven optimal
+    MagicEntry { mask: 0x0001017e01010100, magic: 0x0000408001002100, shift: 53, offset: 51200 }, // a5, 11 bits, filled, proven optimal
+    MagicEntry { mask: 0x0002027c02020200, magic: 0x0000412000401000, shift: 54, offset: 53248 }, // b5, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0004047a04040400, magic: 0x0001002001004010, shift: 54, offset: 54272 }, // c5, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0008087608080800, magic: 0x0000209001000900, shift: 54, offset: 55296 }, // d5, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0010106e10101000, magic: 0x0001010801001004, shift: 54, offset: 56320 }, // e5, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0020205e20202000, magic: 0x0000800600800c00, shift: 54, offset: 57344 }, // f5, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0040403e40404000, magic: 0x0000020104000810, shift: 54, offset: 58368 }, // g5, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0080807e80808000, magic: 0x0000800044802100, shift: 53, offset: 59392 }, // h5, 11 bits, filled, proven optimal
+    MagicEntry { mask: 0x00017e0101010100, magic: 0x0000218040018000, shift: 53, offset: 61440 }, // a6, 11 bits, filled, proven optimal
+    MagicEntry { mask: 0x00027c0202020200, magic: 0x0040008041010020, shift: 54, offset: 63488 }, // b6, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00047a0404040400, magic: 0x0001002000410010, shift: 54, offset: 64512 }, // c6, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x0008760808080800, magic: 0x0010001021010008, shift: 54, offset: 65536 }, // d6, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00106e1010101000, magic: 0x0001010800110004, shift: 54, offset: 66560 }, // e6, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00205e2020202000, magic: 0x0000840006008080, shift: 54, offset: 67584 }, // f6, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00403e4040404000, magic: 0x00000208010c0010, shift: 54, offset: 68608 }, // g6, 10 bits, filled, proven optimal
+    MagicEntry { mask: 0x00807e8080808000, magic: 0x00000100a0420004, shift: 53, offset: 69632 }, // h6, 11 bits, filled, proven optimal
     MagicEntry { mask: 0x007e010101010100, magic: 0x00404000a0800080, shift: 53, offset: 71680 }, // a7, 11 bits, filled
     MagicEntry { mask: 0x007c020202020200, magic: 0x0020100840002040, shift: 54, offset: 73728 }, // b7, 10 bits, filled
     MagicEntry { mask: 0x007a040404040400, magic: 0x0001002000401100, shift: 54, offset: 74752 }, // c7, 10 bits, filled
@@ -93,7 +105,7 @@ pub const ROOK_MAGICS: [MagicEntry; 64] = [
     MagicEntry { mask: 0x7a04040404040400, magic: 0x0008082001001041, shift: 53, offset: 86016 }, // c8, 11 bits, filled
     MagicEntry { mask: 0x7608080808080800, magic: 0x0010000410200901, shift: 53, offset: 88064 }, // d8, 11 bits, filled
     MagicEntry { mask: 0x6e10101010101000, magic: 0x0001000c08001003, shift: 53, offset: 90112 }, // e8, 11 bits, filled
-    MagicEntry { mask: 0x5e20202020202000, magic: 0x0001001400080203, shift: 53, offset: 92160 }, // f8, 11 bits, filled
+    MagicEntry { mask: 0x5e20202020202000, magic: 0x0001001400080203, shift: 53, offset: 92160 }, // f8, 11 bits, filled, proven optimal
     MagicEntry { mask: 0x3e40404040404000, magic: 0x0001004200040881, shift: 53, offset: 94208 }, // g8, 11 bits, filled
     MagicEntry { mask: 0x7e80808080808000, magic: 0x0ef3fffd3bfd525a, shift: 53, offset: 96256 }, // h8, 11 bits
 ];
@@ -107,64 +119,64 @@ pub const BISHOP_MAGICS: [MagicEntry; 64] = [
     MagicEntry { mask: 0x0000402010080400, magic: 0x021b2781e917fd11, shift: 60, offset: 64 }, // b1, 4 bits
     MagicEntry { mask: 0x0000004020100a00, magic: 0x0048008400800000, shift: 59, offset: 80 }, // c1, 5 bits, filled
     MagicEntry { mask: 0x0000000040221400, magic: 0x0024040080000000, shift: 59, offset: 112 }, // d1, 5 bits, filled
-    MagicEntry { mask: 0x0000000002442800, magic: 0x0012021000000000, shift: 59, offset: 144 }, // e1, 5 bits, filled
-    MagicEntry { mask: 0x0000000204085000, magic: 0x0009012010000000, shift: 59, offset: 176 }, // f1, 5 bits, filled
+    MagicEntry { mask: 0x0000000002442800, magic: 0x0012021000000000, shift: 59, offset: 144 }, // e1, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000000204085000, magic: 0x0009012010000000, shift: 59, offset: 176 }, // f1, 5 bits, filled, proven optimal
     MagicEntry { mask: 0x0000020408102000, magic: 0x0000820120200000, shift: 59, offset: 208 }, // g1, 5 bits, filled
     MagicEntry { mask: 0x0002040810204000, magic: 0x0000808048200400, shift: 58, offset: 240 }, // h1, 6 bits, filled
     MagicEntry { mask: 0x0020100804020000, magic: 0x0000080801080200, shift: 59, offset: 304 }, // a2, 5 bits, filled
     MagicEntry { mask: 0x0040201008040000, magic: 0x0000040400840100, shift: 59, offset: 336 }, // b2, 5 bits, filled
-    MagicEntry { mask: 0x00004020100a0000, magic: 0x0000480084008000, shift: 59, offset: 368 }, // c2, 5 bits, filled
-    MagicEntry { mask: 0x0000004022140000, magic: 0x0000240400800000, shift: 59, offset: 400 }, // d2, 5 bits, filled
-    MagicEntry { mask: 0x0000000244280000, magic: 0x0000120210000000, shift: 59, offset: 432 }, // e2, 5 bits, filled
-    MagicEntry { mask: 0x0000020408500000, magic: 0x0000090120100000, shift: 59, offset: 464 }, // f2, 5 bits, filled
+    MagicEntry { mask: 0x00004020100a0000, magic: 0x0000480084008000, shift: 59, offset: 368 }, // c2, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000004022140000, magic: 0x0000240400800000, shift: 59, offset: 400 }, // d2, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000000244280000, magic: 0x0000120210000000, shift: 59, offset: 432 }, // e2, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000020408500000, magic: 0x0000090120100000, shift: 59, offset: 464 }, // f2, 5 bits, filled, proven optimal
     MagicEntry { mask: 0x0002040810200000, magic: 0x0000008201202000, shift: 59, offset: 496 }, // g2, 5 bits, filled
     MagicEntry { mask: 0x0004081020400000, magic: 0x000000410509fff0, shift: 60, offset: 528 }, // h2, 4 bits
     MagicEntry { mask: 0x0010080402000200, magic: 0x0008001002100400, shift: 59, offset: 544 }, // a3, 5 bits, filled
     MagicEntry { mask: 0x0020100804000400, magic: 0x0004000801080200, shift: 59, offset: 576 }, // b3, 5 bits, filled
-    MagicEntry { mask: 0x004020100a000a00, magic: 0x0010400608020020, shift: 57, offset: 608 }, // c3, 7 bits, filled
-    MagicEntry { mask: 0x0000402214001400, magic: 0x000c000601220000, shift: 57, offset: 736 }, // d3, 7 bits, filled
-    MagicEntry { mask: 0x0000024428002800, magic: 0x000c000182a00000, shift: 57, offset: 864 }, // e3, 7 bits, filled
-    MagicEntry { mask: 0x0002040850005000, magic: 0x0000600310082000, shift: 57, offset: 992 }, // f3, 7 bits, filled
+    MagicEntry { mask: 0x004020100a000a00, magic: 0x0010400608020020, shift: 57, offset: 608 }, // c3, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000402214001400, magic: 0x000c000601220000, shift: 57, offset: 736 }, // d3, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000024428002800, magic: 0x000c000182a00000, shift: 57, offset: 864 }, // e3, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0002040850005000, magic: 0x0000600310082000, shift: 57, offset: 992 }, // f3, 7 bits, filled, proven optimal
     MagicEntry { mask: 0x0004081020002000, magic: 0x0000800100901000, shift: 59, offset: 1120 }, // g3, 5 bits, filled
     MagicEntry { mask: 0x0008102040004000, magic: 0x0000400080480800, shift: 59, offset: 1152 }, // h3, 5 bits, filled
-    MagicEntry { mask: 0x0008040200020400, magic: 0x0004100004200800, shift: 59, offset: 1184 }, // a4, 5 bits, filled
-    MagicEntry { mask: 0x0010080400040800, magic: 0x0002080002100400, shift: 59, offset: 1216 }, // b4, 5 bits, filled
-    MagicEntry { mask: 0x0020100a000a1000, magic: 0x0000300006040040, shift: 57, offset: 1248 }, // c4, 7 bits, filled
-    MagicEntry { mask: 0x0040221400142200, magic: 0x000c080003005100, shift: 55, offset: 1376 }, // d4, 9 bits, filled
-    MagicEntry { mask: 0x0002442800284400, magic: 0x0009040086006104, shift: 55, offset: 1888 }, // e4, 9 bits
-    MagicEntry { mask: 0x0004085000500800, magic: 0x001000c004880800, shift: 57, offset: 2400 }, // f4, 7 bits, filled
-    MagicEntry { mask: 0x0008102000201000, magic: 0x0001010000480800, shift: 59, offset: 2528 }, // g4, 5 bits, filled
-    MagicEntry { mask: 0x0010204000402000, magic: 0x0000808000240400, shift: 59, offset: 2560 }, // h4, 5 bits, filled
-    MagicEntry { mask: 0x0004020002040800, magic: 0x0002080400401000, shift: 59, offset: 2592 }, // a5, 5 bits, filled
-    MagicEntry { mask: 0x0008040004081000, magic: 0x0001040200200800, shift: 59, offset: 2624 }, // b5, 5 bits, filled
-    MagicEntry { mask: 0x00100a000a102000, magic: 0x0000812400408400, shift: 57, offset: 2656 }, // c5, 7 bits, filled
-    MagicEntry { mask: 0x0022140014224000, magic: 0x0001010800210140, shift: 55, offset: 2784 }, // d5, 9 bits, filled
-    MagicEntry { mask: 0x0044280028440200, magic: 0x0008020c00121100, shift: 55, offset: 3296 }, // e5, 9 bits, filled
-    MagicEntry { mask: 0x0008500050080400, magic: 0x0008010810050040, shift: 57, offset: 3808 }, // f5, 7 bits, filled
-    MagicEntry { mask: 0x0010200020100800, magic: 0x0002020040040400, shift: 59, offset: 3936 }, // g5, 5 bits, filled
-    MagicEntry { mask: 0x0020400040201000, magic: 0x0001010020020200, shift: 59, offset: 3968 }, // h5, 5 bits, filled
+    MagicEntry { mask: 0x0008040200020400, magic: 0x0004100004200800, shift: 59, offset: 1184 }, // a4, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0010080400040800, magic: 0x0002080002100400, shift: 59, offset: 1216 }, // b4, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0020100a000a1000, magic: 0x0000300006040040, shift: 57, offset: 1248 }, // c4, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0040221400142200, magic: 0x000c080003005100, shift: 55, offset: 1376 }, // d4, 9 bits, filled, proven optimal
+    MagicEntry { mask: 0x0002442800284400, magic: 0x0009040086006104, shift: 55, offset: 1888 }, // e4, 9 bits, proven optimal
+    MagicEntry { mask: 0x0004085000500800, magic: 0x001000c004880800, shift: 57, offset: 2400 }, // f4, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0008102000201000, magic: 0x0001010000480800, shift: 59, offset: 2528 }, // g4, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0010204000402000, magic: 0x0000808000240400, shift: 59, offset: 2560 }, // h4, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0004020002040800, magic: 0x0002080400401000, shift: 59, offset: 2592 }, // a5, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0008040004081000, magic: 0x0001040200200800, shift: 59, offset: 2624 }, // b5, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x00100a000a102000, magic: 0x0000812400408400, shift: 57, offset: 2656 }, // c5, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0022140014224000, magic: 0x0001010800210140, shift: 55, offset: 2784 }, // d5, 9 bits, filled, proven optimal
+    MagicEntry { mask: 0x0044280028440200, magic: 0x0008020c00121100, shift: 55, offset: 3296 }, // e5, 9 bits, filled, proven optimal
+    MagicEntry { mask: 0x0008500050080400, magic: 0x0008010810050040, shift: 57, offset: 3808 }, // f5, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0010200020100800, magic: 0x0002020040040400, shift: 59, offset: 3936 }, // g5, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0020400040201000, magic: 0x0001010020020200, shift: 59, offset: 3968 }, // h5, 5 bits, filled, proven optimal
     MagicEntry { mask: 0x0002000204081000, magic: 0x0001040240002000, shift: 59, offset: 4000 }, // a6, 5 bits, filled
     MagicEntry { mask: 0x0004000408102000, magic: 0x0000820120001000, shift: 59, offset: 4032 }, // b6, 5 bits, filled
-    MagicEntry { mask: 0x000a000a10204000, magic: 0x00010400a2000c00, shift: 57, offset: 4064 }, // c6, 7 bits, filled
-    MagicEntry { mask: 0x0014001422400000, magic: 0x0000006038000500, shift: 57, offset: 4192 }, // d6, 7 bits, filled
-    MagicEntry { mask: 0x0028002844020000, magic: 0x0000100202800810, shift: 57, offset: 4320 }, // e6, 7 bits, filled
-    MagicEntry { mask: 0x0050005008040200, magic: 0x0010021001400408, shift: 57, offset: 4448 }, // f6, 7 bits, filled
+    MagicEntry { mask: 0x000a000a10204000, magic: 0x00010400a2000c00, shift: 57, offset: 4064 }, // c6, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0014001422400000, magic: 0x0000006038000500, shift: 57, offset: 4192 }, // d6, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0028002844020000, magic: 0x0000100202800810, shift: 57, offset: 4320 }, // e6, 7 bits, filled, proven optimal
+    MagicEntry { mask: 0x0050005008040200, magic: 0x0010021001400408, shift: 57, offset: 4448 }, // f6, 7 bits, filled, proven optimal
     MagicEntry { mask: 0x0020002010080400, magic: 0x0004040084000200, shift: 59, offset: 4576 }, // g6, 5 bits, filled
     MagicEntry { mask: 0x0040004020100800, magic: 0x0002020042000100, shift: 59, offset: 4608 }, // h6, 5 bits, filled
     MagicEntry { mask: 0x0000020408102000, magic: 0x0000820120200000, shift: 59, offset: 4640 }, // a7, 5 bits, filled
     MagicEntry { mask: 0x0000040810204000, magic: 0x0000410090100000, shift: 59, offset: 4672 }, // b7, 5 bits, filled
-    MagicEntry { mask: 0x00000a1020400000, magic: 0x0000010041300000, shift: 59, offset: 4704 }, // c7, 5 bits, filled
-    MagicEntry { mask: 0x0000142240000000, magic: 0x0000000104980000, shift: 59, offset: 4736 }, // d7, 5 bits, filled
-    MagicEntry { mask: 0x0000284402000000, magic: 0x00000020024c0000, shift: 59, offset: 4768 }, // e7, 5 bits, filled
-    MagicEntry { mask: 0x0000500804020000, magic: 0x0000200202060000, shift: 59, offset: 4800 }, // f7, 5 bits, filled
+    MagicEntry { mask: 0x00000a1020400000, magic: 0x0000010041300000, shift: 59, offset: 4704 }, // c7, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000142240000000, magic: 0x0000000104980000, shift: 59, offset: 4736 }, // d7, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000284402000000, magic: 0x00000020024c0000, shift: 59, offset: 4768 }, // e7, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0000500804020000, magic: 0x0000200202060000, shift: 59, offset: 4800 }, // f7, 5 bits, filled, proven optimal
     MagicEntry { mask: 0x0000201008040200, magic: 0x0008080108020000, shift: 59, offset: 4832 }, // g7, 5 bits, filled
     MagicEntry { mask: 0x0000402010080400, magic: 0x0004040084010000, shift: 59, offset: 4864 }, // h7, 5 bits, filled
     MagicEntry { mask: 0x0002040810204000, magic: 0x0000808048200400, shift: 58, offset: 4896 }, // a8, 6 bits, filled
     MagicEntry { mask: 0x0004081020400000, magic: 0x0000004100901000, shift: 59, offset: 4960 }, // b8, 5 bits, filled
-    MagicEntry { mask: 0x000a102040000000, magic: 0x0000000100413000, shift: 59, offset: 4992 }, // c8, 5 bits, filled
-    MagicEntry { mask: 0x0014224000000000, magic: 0x0000000001049800, shift: 59, offset: 5024 }, // d8, 5 bits, filled
-    MagicEntry { mask: 0x0028440200000000, magic: 0x0000000020024c00, shift: 59, offset: 5056 }, // e8, 5 bits, filled
-    MagicEntry { mask: 0x0050080402000000, magic: 0x0000002002020600, shift: 59, offset: 5088 }, // f8, 5 bits, filled
+    MagicEntry { mask: 0x000a102040000000, magic: 0x0000000100413000, shift: 59, offset: 4992 }, // c8, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0014224000000000, magic: 0x0000000001049800, shift: 59, offset: 5024 }, // d8, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0028440200000000, magic: 0x0000000020024c00, shift: 59, offset: 5056 }, // e8, 5 bits, filled, proven optimal
+    MagicEntry { mask: 0x0050080402000000, magic: 0x0000002002020600, shift: 59, offset: 5088 }, // f8, 5 bits, filled, proven optimal
     MagicEntry { mask: 0x0020100804020000, magic: 0x0000080801080200, shift: 59, offset: 5120 }, // g8, 5 bits, filled
     MagicEntry { mask: 0x0040201008040200, magic: 0x0010040084040020, shift: 58, offset: 5152 }, // h8, 6 bits, filled
 ];

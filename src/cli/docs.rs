@@ -1,0 +1,56 @@
+//! `magichunt completions` and `magichunt man`: shell completions and manual pages, generated
+//! from the clap definitions so they never drift from the command line (as fd and ripgrep do).
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
+
+use super::{Opts, Outcome};
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// bash, zsh, fish, powershell or elvish.
+    shell: Shell,
+}
+
+/// Arguments of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write magichunt.1 and one page per subcommand (magichunt-hunt.1, ...) into this folder
+    /// instead of printing magichunt.1 on stdout.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// Runs `completions`: the script for the shell on stdout.
+pub(super) fn completions(args: &CompletionsArgs) -> anyhow::Result<Outcome> {
+    let mut cmd = Opts::command();
+    let mut out = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "magichunt", &mut out);
+    std::io::stdout().lock().write_all(&out)?;
+    Ok(Outcome::Success)
+}
+
+/// Runs `man`: the page on stdout, or every page into `--dir`.
+pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
+    let cmd = Opts::command();
+    match &args.dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            clap_mangen::generate_to(cmd, dir)
+                .with_context(|| format!("cannot write the pages into {}", dir.display()))?;
+            eprintln!("manual pages written to {}", dir.display());
+        }
+        None => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut out)?;
+            std::io::stdout().lock().write_all(&out)?;
+        }
+    }
+    Ok(Outcome::Success)
+}

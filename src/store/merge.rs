@@ -1,0 +1,149 @@
+//! Uniting stores: [`Store::merge`], and the rules it shares with loading a file that lists a
+//! record twice.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::Store;
+use crate::error::TableError;
+use crate::magic::format_magic;
+use crate::table::sat::Sat;
+use crate::table::{Effort, Entry, Exhaust, Proof};
+
+impl Store {
+    /// Merges `other` into this store: the best entry per target, work records united (one
+    /// per run, so merging the same store twice adds nothing), proofs and exhaustive parts
+    /// combined; a search whose parts are now all done and found nothing becomes a proof.
+    /// Fields this build does not know are kept on both sides.
+    ///
+    /// # Errors
+    /// [`TableError::Conflict`] naming both sides when one proves none exists where the other
+    /// holds a verified magic, or when they disagree on a SAT part.
+    pub fn merge(&mut self, other: Store, mine: &str, theirs: &str) -> Result<(), TableError> {
+        for p in other.proofs.values() {
+            if let Some(e) = self.entries.get(&(p.target, p.formula)) {
+                if e.bits <= p.bits {
+                    return Err(conflict(p, theirs, e, mine));
+                }
+            }
+        }
+        for e in other.entries.values() {
+            if let Some(p) = self.proofs.get(&(e.target, e.formula)) {
+                if e.bits <= p.bits {
+                    return Err(conflict(p, mine, e, theirs));
+                }
+            }
+        }
+        for (_, e) in other.entries {
+            self.offer(e);
+        }
+        for (_, p) in other.proofs {
+            self.add_proof(p, theirs)?;
+        }
+        for (_, e) in other.effort {
+            self.unite_effort(e);
+        }
+        for (_, x) in other.exhaust {
+            self.unite_exhaust(x);
+        }
+        for (_, x) in other.sat {
+            self.unite_sat(x, mine, theirs)?;
+        }
+        for (k, v) in other.meta {
+            self.meta.entry(k).or_insert(v);
+        }
+        let name = format!("{mine} + {theirs}");
+        self.settle_exhaust(&name)?;
+        self.settle_sat(&name)?;
+        Ok(())
+    }
+
+    /// Adds a run's work record: of two records of one run, the one with more candidates.
+    pub(super) fn unite_effort(&mut self, e: Effort) {
+        let key = (e.target, e.bits, e.run.clone());
+        match self.effort.get_mut(&key) {
+            Some(old) if old.tried >= e.tried => keep_extras(&mut old.extra, e.extra),
+            Some(old) => {
+                let extra = std::mem::take(&mut old.extra);
+                *old = e;
+                keep_extras(&mut old.extra, extra);
+            }
+            None => {
+                self.effort.insert(key, e);
+            }
+        }
+    }
+
+    /// Adds an exhaustive search record: part by part, the copy with more progress.
+    pub(super) fn unite_exhaust(&mut self, x: Exhaust) {
+        let mine = self
+            .exhaust
+            .entry((x.target, x.bits, x.shards))
+            .or_insert_with(|| Exhaust {
+                parts: BTreeMap::new(),
+                extra: BTreeMap::new(),
+                ..x.clone()
+            });
+        keep_extras(&mut mine.extra, x.extra);
+        for (shard, mut part) in x.parts {
+            match mine.parts.get_mut(&shard) {
+                None => {
+                    mine.parts.insert(shard, part);
+                }
+                Some(old) if (part.done, part.nodes) > (old.done, old.nodes) => {
+                    keep_extras(&mut part.extra, std::mem::take(&mut old.extra));
+                    *old = part;
+                }
+                Some(old) => keep_extras(&mut old.extra, part.extra),
+            }
+        }
+    }
+
+    /// Adds a SAT settlement: part by part; two answers to one part must agree.
+    pub(super) fn unite_sat(&mut self, x: Sat, mine: &str, theirs: &str) -> Result<(), TableError> {
+        let ours = self
+            .sat
+            .entry((x.question, x.shards))
+            .or_insert_with(|| Sat {
+                parts: BTreeMap::new(),
+                extra: BTreeMap::new(),
+                ..x.clone()
+            });
+        keep_extras(&mut ours.extra, x.extra);
+        for (shard, part) in x.parts {
+            match ours.parts.get_mut(&shard) {
+                None => {
+                    ours.parts.insert(shard, part);
+                }
+                Some(old) if old.answer == part.answer => {
+                    keep_extras(&mut old.wire.extra, part.wire.extra);
+                }
+                Some(old) => {
+                    return Err(TableError::Conflict(format!(
+                        "{mine} and {theirs} disagree on part {shard}/{} of {}: {:?} against {:?}",
+                        ours.shards, ours.question, old.answer, part.answer
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Adds to `kept` the fields of `other` it lacks.
+fn keep_extras(kept: &mut BTreeMap<String, Value>, other: BTreeMap<String, Value>) {
+    for (k, v) in other {
+        kept.entry(k).or_insert(v);
+    }
+}
+
+fn conflict(p: &Proof, proof_side: &str, e: &Entry, magic_side: &str) -> TableError {
+    TableError::Conflict(format!(
+        "{proof_side} proves no {}-bit magic exists for {}, but {magic_side} holds the verified magic {} at {} bits",
+        p.bits,
+        p.target,
+        format_magic(e.magic),
+        e.bits
+    ))
+}

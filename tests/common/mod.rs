@@ -1,0 +1,183 @@
+//! Helpers shared by the export tests: the fixture store and its layouts, running the binary,
+//! the reference records every compiled lookup is checked against, and compilers.
+
+#![allow(dead_code)] // each test binary uses a part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use magichunt::attacks::Occupancies;
+use magichunt::export::{render, Format, Layout, Options, Source};
+use magichunt::store::Store;
+use magichunt::{Piece, Target};
+
+/// The fixture store of the golden files.
+pub const FIXTURE: &str = "tests/golden/store.json";
+
+/// The fixture store, loaded once.
+pub fn fixture() -> &'static Store {
+    static STORE: OnceLock<Store> = OnceLock::new();
+    STORE.get_or_init(|| Store::load(Path::new(FIXTURE)).expect("fixture loads"))
+}
+
+/// The fixture's layouts, built once (the fill is the slow part): 2^bits and tight.
+pub fn layout(tight: bool) -> &'static Layout {
+    static LAYOUTS: [OnceLock<Layout>; 2] = [OnceLock::new(), OnceLock::new()];
+    LAYOUTS[usize::from(tight)].get_or_init(|| Layout::build(fixture(), tight).expect("builds"))
+}
+
+/// The fixture exported with `options`.
+pub fn export_with(format: Format, tight: bool, options: &Options) -> String {
+    render(
+        format,
+        layout(tight),
+        &Source::of(fixture(), FIXTURE),
+        options,
+    )
+}
+
+/// The fixture exported without a prefix.
+pub fn export(format: Format, tight: bool, with_lookup: bool) -> String {
+    export_with(
+        format,
+        tight,
+        &Options {
+            with_lookup,
+            ..Options::default()
+        },
+    )
+}
+
+/// Runs the binary.
+pub fn magichunt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+/// Every subset of every square, with bits outside the mask added (they must not matter):
+/// records of (piece << 6 | square, occupancy, expected attacks), little-endian u64s.
+pub fn reference_data(dir: &Path) -> (PathBuf, usize) {
+    let mut bytes = Vec::new();
+    let mut noise = 0x9e37_79b9_7f4a_7c15u64;
+    let mut n = 0;
+    for t in Target::all() {
+        let occ = Occupancies::new(t);
+        let key = (t.piece as u64) << 6 | t.square.index() as u64;
+        for &(sub, att) in &occ.pairs {
+            noise ^= noise << 13;
+            noise ^= noise >> 7;
+            noise ^= noise << 17;
+            let outside = noise & !occ.mask.0 & !t.square.bb().0;
+            for (o, a) in [(sub.0, att.0), (sub.0 | outside, att.0)] {
+                bytes.extend_from_slice(&key.to_le_bytes());
+                bytes.extend_from_slice(&o.to_le_bytes());
+                bytes.extend_from_slice(&a.to_le_bytes());
+                n += 1;
+            }
+        }
+    }
+    let path = dir.join("reference.bin");
+    std::fs::write(&path, bytes).unwrap();
+    (path, n)
+}
+
+/// The tool `var` names (or `default`), if it runs. Under CI (`CI` set, as `.ci/run` runs)
+/// a missing tool fails the test instead of skipping it.
+pub fn tool(var: &str, default: &str) -> Option<String> {
+    let name = std::env::var(var).unwrap_or_else(|_| default.to_string());
+    let found = Command::new(&name).arg("--version").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{name} not found under CI (set {var})"
+        );
+        println!("skipped: {name} not found (set {var})");
+    }
+    found.then_some(name)
+}
+
+/// Runs `cmd` and asserts it succeeds, showing its output if not.
+pub fn run_ok(cmd: &mut Command) -> Output {
+    let o = cmd.output().expect("runs");
+    assert!(
+        o.status.success(),
+        "{cmd:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// A harness prints `records rook_size bishop_size`; check them against the layout.
+pub fn check_run(o: &Output, records: usize, tight: bool) {
+    let out = String::from_utf8_lossy(&o.stdout);
+    let l = layout(tight);
+    assert_eq!(
+        out.trim(),
+        format!(
+            "{records} {} {}",
+            l.size(Piece::Rook),
+            l.size(Piece::Bishop)
+        )
+    );
+}
+
+/// The warnings strict C and C++ engines build with.
+pub const STRICT: [&str; 7] = [
+    "-Wall",
+    "-Wextra",
+    "-Wshadow",
+    "-Wcast-qual",
+    "-Wmissing-declarations",
+    "-pedantic",
+    "-Werror",
+];
+
+/// A language to compile a C source as: compiler, standard, and whether it is C++.
+#[derive(Clone, Debug)]
+pub struct Lang {
+    /// `cc` or `c++` (or `$CC` / `$CXX`).
+    pub compiler: String,
+    /// `-std=` value.
+    pub std: &'static str,
+    /// Compile `.c` files as C++ (`-x c++`).
+    pub cxx: bool,
+}
+
+/// C99, C11 and C++17, if `cc` and `c++` run.
+pub fn langs() -> Option<[Lang; 3]> {
+    let cc = tool("CC", "cc")?;
+    let cxx = tool("CXX", "c++")?;
+    let lang = |compiler: &String, std, cxx| Lang {
+        compiler: compiler.clone(),
+        std,
+        cxx,
+    };
+    Some([
+        lang(&cc, "c99", false),
+        lang(&cc, "c11", false),
+        lang(&cxx, "c++17", true),
+    ])
+}
+
+/// Compiles `src` to an object file beside it with the strict warnings and `-O1`.
+pub fn compile(lang: &Lang, src: &Path) -> PathBuf {
+    let obj = src.with_extension(format!("{}.o", lang.std.replace('+', "x")));
+    let mut cmd = Command::new(&lang.compiler);
+    cmd.arg(format!("-std={}", lang.std))
+        .args(STRICT)
+        .arg("-O1");
+    if lang.cxx {
+        cmd.args(["-x", "c++"]);
+    }
+    run_ok(cmd.arg("-c").arg(src).arg("-o").arg(&obj));
+    obj
+}
+
+/// Links `objs` into `exe` with `linker`.
+pub fn link(linker: &str, objs: &[PathBuf], exe: &Path) {
+    run_ok(Command::new(linker).args(objs).arg("-o").arg(exe));
+}

@@ -1,0 +1,3 @@
+/* magics.c: the one file that holds the tables. */
+#define MAGICHUNT_IMPLEMENTATION
+#include "magics.h"
