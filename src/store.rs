@@ -99,7 +99,7 @@ impl Store {
         let mut twice: BTreeMap<String, usize> = BTreeMap::new();
         let mut seen = |what: String| *twice.entry(what).or_default() += 1;
         for e in table.entries {
-            seen(format!("entries for {}", e.target));
+            seen(format!("entries for {} ({})", e.target, e.formula.name()));
             store.offer(e);
         }
         for p in table.proofs {

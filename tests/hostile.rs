@@ -460,10 +460,29 @@ fn duplicate_records_are_said_when_collapsed() {
     let o = mh(&["compare", "--store", store.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(
-        stderr(&o).contains("2 entries for rook a8: collapsed into one"),
+        stderr(&o).contains("2 entries for rook a8 (plain): collapsed into one"),
         "{}",
         text(&o)
     );
+}
+
+#[test]
+fn a_plain_and_a_black_magic_of_one_square_are_not_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = fixture_in(dir.path(), "best.json");
+    let mut v = read_json(&store);
+    // Annuss and Fiekas's black magic for rook a8 at 12 bits, beside the plain one of the fixture.
+    v["entries"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "piece": "rook", "square": "a8", "bits": 12, "magic": "0xfffff37eefefdfbe",
+            "formula": "black"
+        }));
+    write_json(&store, &v);
+    let o = mh(&["compare", "--store", store.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!stderr(&o).contains("collapsed"), "{}", text(&o));
 }
 
 // 8. A mistyped --store.
