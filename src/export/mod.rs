@@ -43,6 +43,9 @@ use crate::table::Entry;
 /// Bytes per table entry (one `u64` attack set).
 pub const ENTRY_BYTES: u64 = 8;
 
+/// The method family of a magic the exporter filled on the spot.
+pub const FILL_FAMILY: &str = "export-fill";
+
 /// The base of the seed that fills a missing square; [`fill_seed`] mixes in the target.
 pub const FILL_SEED: u64 = 0x6d61_6769_6368_756e;
 
@@ -194,7 +197,7 @@ pub fn fill(target: Target, formula: Formula) -> Result<Entry, ExportError> {
     };
     let v = find_magic_for(question, seed).ok_or(ExportError::NoMagic { target, bits })?;
     let method = MethodWire {
-        family: "export-fill".into(),
+        family: FILL_FAMILY.into(),
         seed: Some(seed),
         run: None,
     };
@@ -290,7 +293,13 @@ impl Tables {
                 .iter()
                 .find(|p| p.entry.target == t)
                 .ok_or_else(|| LayoutError::Format(format!("the packed table lacks {t}")))?;
-            tables.push(store, p.entry.clone(), p.offset, false);
+            // Filled on the spot by `pack` or by an earlier export, as each marks it.
+            let filled = p.entry.extra.get("filled") == Some(&serde_json::Value::Bool(true))
+                || p.entry
+                    .method
+                    .as_ref()
+                    .is_some_and(|m| m.family == FILL_FAMILY);
+            tables.push(store, p.entry.clone(), p.offset, filled);
         }
         Ok(tables)
     }
@@ -475,7 +484,9 @@ pub fn header_lines(layout: &Tables, source: &Source) -> Vec<String> {
     }
     let filled: Vec<&Slot> = layout.filled().collect();
     if filled.is_empty() {
-        lines.push("Filled on the spot: none; all 128 squares come from the store.".into());
+        lines.push(format!(
+            "Filled on the spot: none; all 128 squares come from the {kind}."
+        ));
     } else {
         lines.push(format!(
             "Filled on the spot by the exporter at popcount bits, not from the store (marked `filled`): {} of 128 squares:",
