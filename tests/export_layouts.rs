@@ -247,6 +247,19 @@ fn cli_layout_formula_and_packed_give_the_librarys_bytes() {
         err.contains("rook b1: not in the store as a black magic; filled"),
         "{err}"
     );
+    let alias = run(&[
+        "export",
+        "--format",
+        "rust",
+        "--store",
+        FIXTURE_BLACK,
+        "--formula",
+        "black",
+        "--layout",
+        "tight",
+        "--with-lookup",
+    ]);
+    assert_eq!(alias.stdout, o.stdout, "--tight is --layout tight");
     let o = run(&[
         "export",
         "--format",

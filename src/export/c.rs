@@ -57,7 +57,7 @@ const LOOKUP_DECLARATIONS: &str = r"
 /* Fills the attack tables by the slow ray walk. Call it once at startup. */
 void $pinit_attack_tables(void);
 
-/* Index into a piece's table for the occupied squares occ. */
+/* Index into @INTO@ table for the occupied squares occ. */
 static inline uint32_t $islot(const struct $pmagic_entry *e, uint64_t occ)
 {
     return e->offset + (uint32_t)(((@E_KEY@) * e->magic) >> e->shift);
@@ -199,6 +199,14 @@ fn layout_text(template: &str, layout: &Tables) -> String {
         .replace("@ROOK_TABLE@", rook)
         .replace("@BISHOP_TABLE@", bishop)
         .replace("@WHOSE@", whose)
+        .replace(
+            "@INTO@",
+            if layout.packed.is_some() {
+                "the shared"
+            } else {
+                "a piece's"
+            },
+        )
         .replace("@KEY@", key)
         .replace("@E_KEY@", e_key)
         .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())

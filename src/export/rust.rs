@@ -69,7 +69,7 @@ pub struct $TMagicEntry {
 }
 
 impl $TMagicEntry {
-    /// Index into the piece's table for the occupied squares `occ`.
+    /// Index into @INTO@ table for the occupied squares `occ`.
     #[inline]
     pub const fn slot(&self, occ: u64) -> usize {
         self.offset as usize + ((@SELF_KEY@).wrapping_mul(self.magic) >> self.shift) as usize
@@ -159,6 +159,7 @@ fn layout_text(template: &str, layout: &Tables) -> String {
         )
         .replace("@INIT@", if packed { "table()" } else { "tables()" })
         .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
+        .replace("@INTO@", if packed { "the shared" } else { "the piece's" })
         .replace("@SELF_KEY@", self_key)
         .replace("@KEY@", key)
 }

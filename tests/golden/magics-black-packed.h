@@ -47,7 +47,7 @@ extern uint64_t magichunt_attack_table[ATTACK_TABLE_SIZE];
 /* Fills the attack tables by the slow ray walk. Call it once at startup. */
 void init_attack_tables(void);
 
-/* Index into a piece's table for the occupied squares occ. */
+/* Index into the shared table for the occupied squares occ. */
 static inline uint32_t magichunt_slot(const struct magic_entry *e, uint64_t occ)
 {
     return e->offset + (uint32_t)(((occ | ~e->mask) * e->magic) >> e->shift);
