@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{
-    check_run, export, export_with, fixture, layout, magichunt, reference_data, run_ok, tool,
-    FIXTURE,
+    check_run, export, export_with, fixture, layout, magichunt, reference_data, run_ok, rustc_bin,
+    rustc_lib, tool, FIXTURE,
 };
 use magichunt::attacks::Occupancies;
-use magichunt::export::{render, Format, Layout, Options, Prefix, Source};
+use magichunt::export::{render, Format, Layout, Options, Prefix, Source, Tables};
+use magichunt::question::Formula;
 use magichunt::table::Table;
 use magichunt::Piece;
 
@@ -109,7 +110,10 @@ fn layout_is_complete_and_keeps_the_store() {
         );
     }
     // The fill is deterministic: a second build gives the same layout.
-    assert_eq!(&Layout::build(fixture(), false).unwrap(), l);
+    assert_eq!(
+        &Tables::build(fixture(), Layout::Fancy, Formula::Plain).unwrap(),
+        l
+    );
 }
 
 #[test]
@@ -244,44 +248,6 @@ fn main() {
     assert_eq!(mh_bishop_attacks(0, 0), 0x8040_2010_0804_0200);
 }
 ";
-
-/// Compiles `src` as a library with `-D warnings`; stderr must be empty.
-fn rustc_lib(rustc: &str, dir: &Path, src: &Path) {
-    let o = run_ok(
-        Command::new(rustc)
-            .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
-            .arg("--out-dir")
-            .arg(dir)
-            .arg(src),
-    );
-    assert!(
-        o.stderr.is_empty(),
-        "{}: {}",
-        src.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-/// Compiles `main` (beside `magics.rs`) into an executable with `-D warnings`.
-fn rustc_bin(rustc: &str, dir: &Path, main: &str) -> PathBuf {
-    std::fs::write(dir.join("main.rs"), main).unwrap();
-    let exe = dir.join("harness");
-    run_ok(
-        Command::new(rustc)
-            .args([
-                "--edition",
-                "2021",
-                "-C",
-                "opt-level=1",
-                "-D",
-                "warnings",
-                "-o",
-            ])
-            .arg(&exe)
-            .arg(dir.join("main.rs")),
-    );
-    exe
-}
 
 #[test]
 fn generated_rust_compiles_without_warnings_and_matches_the_reference() {
@@ -551,7 +517,7 @@ fn hostile_found_at_and_store_path_stay_inside_the_comment() {
         let mut entry = base.unwrap().clone();
         entry.found_at = Some(hostile.to_string());
         store.offer(entry);
-        let layout = Layout::build(&store, false).unwrap();
+        let layout = Tables::build(&store, Layout::Fancy, Formula::Plain).unwrap();
         let source = Source::of(
             &store,
             "results/*/\n#error path\ncompile_error!(\"p\");/*.json",

@@ -1,15 +1,21 @@
 //! The generated C header as engines use it: one table shared by several translation units
 //! (one initialises, two look up), compiled as C99, C11 and C++17 (and C and C++ mixed) under
 //! the strict warnings, every blocker subset of every square checked against the slow
-//! reference at 2^bits and tight; and `--prefix` beside an engine's own `rook_attacks`.
+//! reference at 2^bits and tight, and for black magics (fancy, tight, and packed into one
+//! shared table: the fixture packed by the packer and the published black magics); and
+//! `--prefix` beside an engine's own `rook_attacks`.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{check_run, compile, export_with, langs, link, reference_data, run_ok, Lang, STRICT};
-use magichunt::export::{Format, Options, Prefix};
+use common::{
+    black_packed, check_run_tables, compile, export_with, langs, layout, link, reference_data,
+    render_tables, run_ok, tables, Lang, STRICT,
+};
+use magichunt::export::{Format, Layout, Options, Prefix, Tables};
+use magichunt::question::Formula;
 
 /// Declarations of the two lookup units, C linkage so C and C++ units link together.
 const HARNESS_H: &str = r#"#ifndef HARNESS_H
@@ -73,7 +79,7 @@ int main(int argc, char **argv)
         n++;
     }
     fclose(f);
-    printf("%lu %lu %lu\n", n, (unsigned long)$PROOK_TABLE_SIZE, (unsigned long)$PBISHOP_TABLE_SIZE);
+    @PRINT_SIZES@
     return 0;
 }
 "#;
@@ -95,7 +101,7 @@ uint64_t harness_@PIECE@(int square, uint64_t occupied)
 
 /// Writes the three units for `prefix` into `dir`; with a prefix they carry the engine's
 /// clashing names.
-fn write_units(dir: &Path, prefix: &Prefix) -> [PathBuf; 3] {
+fn write_units(dir: &Path, prefix: &Prefix, packed: bool) -> [PathBuf; 3] {
     let engine = if prefix.is_empty() {
         ""
     } else {
@@ -104,9 +110,14 @@ fn write_units(dir: &Path, prefix: &Prefix) -> [PathBuf; 3] {
     let defs = if prefix.is_empty() { "" } else { ENGINE_DEFS };
     std::fs::write(dir.join("harness.h"), HARNESS_H).unwrap();
     std::fs::write(dir.join("engine.h"), ENGINE_H).unwrap();
+    let sizes = if packed {
+        "printf(\"%lu %lu\\n\", n, (unsigned long)$PATTACK_TABLE_SIZE);"
+    } else {
+        "printf(\"%lu %lu %lu\\n\", n, (unsigned long)$PROOK_TABLE_SIZE, (unsigned long)$PBISHOP_TABLE_SIZE);"
+    };
     let fill = |t: &str| {
         prefix
-            .apply(t)
+            .apply(&t.replace("@PRINT_SIZES@", sizes))
             .replace("@ENGINE@", engine)
             .replace("@ENGINE_DEFS@", defs)
     };
@@ -122,17 +133,23 @@ fn write_units(dir: &Path, prefix: &Prefix) -> [PathBuf; 3] {
 
 /// Builds the three-unit program (main as `main_lang`, the lookups as `lookup_lang`) and
 /// checks every record.
-fn build_and_check(dir: &Path, prefix: &Prefix, tight: bool, main_lang: &Lang, lookup_lang: &Lang) {
+fn build_and_check(
+    dir: &Path,
+    prefix: &Prefix,
+    tables: &Tables,
+    main_lang: &Lang,
+    lookup_lang: &Lang,
+) {
     let options = Options {
         with_lookup: true,
         prefix: prefix.clone(),
     };
     std::fs::write(
         dir.join("magics.h"),
-        export_with(Format::C, tight, &options),
+        render_tables(Format::C, tables, &options),
     )
     .unwrap();
-    let [main, rook, bishop] = write_units(dir, prefix);
+    let [main, rook, bishop] = write_units(dir, prefix, tables.packed.is_some());
     let objs = vec![
         compile(main_lang, &main),
         compile(lookup_lang, &rook),
@@ -147,17 +164,19 @@ fn build_and_check(dir: &Path, prefix: &Prefix, tight: bool, main_lang: &Lang, l
     link(&linker.compiler, &objs, &exe);
     let (data, records) = reference_data(dir);
     let label = format!(
-        "{}+{} prefix '{}' tight {tight}",
+        "{}+{} prefix '{}' {} {}",
         main_lang.std,
         lookup_lang.std,
-        prefix.as_str()
+        prefix.as_str(),
+        tables.layout,
+        tables.formula
     );
     println!("{label}");
-    check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
+    check_run_tables(&run_ok(Command::new(&exe).arg(&data)), records, tables);
 }
 
 /// Every language alone, C and C++ mixed, and the prefix among an engine's own names.
-fn three_units(tight: bool) {
+fn three_units(tables: &Tables) {
     let Some([c99, c11, cxx17]) = langs() else {
         return;
     };
@@ -173,18 +192,48 @@ fn three_units(tight: bool) {
     ];
     for (prefix, main_lang, lookup_lang) in runs {
         let dir = tempfile::tempdir().unwrap();
-        build_and_check(dir.path(), prefix, tight, main_lang, lookup_lang);
+        build_and_check(dir.path(), prefix, tables, main_lang, lookup_lang);
     }
 }
 
 #[test]
 fn one_table_across_three_units_at_2_pow_bits() {
-    three_units(false);
+    three_units(layout(false));
 }
 
 #[test]
 fn one_table_across_three_units_tight() {
-    three_units(true);
+    three_units(layout(true));
+}
+
+/// The fixture packed on the spot: one table shared by rooks and bishops.
+#[test]
+fn one_shared_table_packed() {
+    let t = tables(Layout::Packed, Formula::Plain);
+    assert!(t.packed.is_some());
+    three_units(t);
+}
+
+/// Black magics: the key is `occ | ~mask`; a tight black square's slots start at its
+/// `offset + min_index`.
+#[test]
+fn black_magics_fancy_tight_and_packed() {
+    for t in [
+        tables(Layout::Fancy, Formula::Black),
+        tables(Layout::Tight, Formula::Black),
+        tables(Layout::Packed, Formula::Black),
+    ] {
+        three_units(t);
+    }
+}
+
+/// The published black magics (Annuss and Fiekas 2017) as `--packed` exports them: the
+/// 87,988-entry shared table.
+#[test]
+fn published_black_packed_table() {
+    let t = black_packed();
+    assert_eq!(t.total(), 87_988);
+    three_units(t);
 }
 
 #[test]

@@ -6,11 +6,14 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
-use super::Outcome;
+use super::{formula_arg, Outcome};
 use crate::atomic::write_atomic;
 use crate::export::out::{check_out, real_path};
-use crate::export::{render, Format, Layout, Options, Prefix, Source};
+use crate::export::{render, Format, Layout, Options, Prefix, Source, Tables};
+use crate::layout::PackedTable;
+use crate::question::Formula;
 use crate::store::Store;
+use crate::table::Table;
 
 /// Arguments of `export`.
 #[derive(Debug, Args)]
@@ -27,9 +30,22 @@ pub struct ExportArgs {
     /// Write here (atomically) instead of stdout; `-` is stdout. Never a store.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Give each square max_index + 1 entries instead of 2^bits.
+    /// fancy (each square 2^bits entries in its piece's table), tight (max_index - min_index + 1
+    /// entries) or packed (one table shared by rooks and bishops, offsets chosen by the packer:
+    /// first-fit decreasing, then 20000 seeded ruin-and-recreate steps, as `magichunt pack`).
+    #[arg(long, value_parser = |s: &str| s.parse::<Layout>(), conflicts_with = "tight")]
+    layout: Option<Layout>,
+    /// The same as --layout tight.
     #[arg(long)]
     tight: bool,
+    /// Export the store's magics of this formula: plain, or black (index
+    /// ((occ | ~mask) * magic) >> (64 - bits)).
+    #[arg(long, default_value = "plain", value_parser = formula_arg)]
+    formula: Formula,
+    /// Export this packed table (written by `magichunt pack`) as it is, instead of a store:
+    /// checked as a whole first (every subset of every square in the shared array).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["store", "allow_missing", "formula", "tight"])]
+    packed: Option<PathBuf>,
     /// Rust and C: add the table fill by ray walk and rook_attacks / bishop_attacks.
     #[arg(long)]
     with_lookup: bool,
@@ -48,8 +64,53 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         .filter(|p| p.as_os_str() != "-")
         .map(|p| real_path(p));
     if let Some(path) = &out {
-        check_out(path, &args.store)?;
+        check_out(path, args.packed.as_ref().unwrap_or(&args.store))?;
     }
+    let layout = match (args.layout, args.tight) {
+        (Some(l), _) => l,
+        (None, true) => Layout::Tight,
+        (None, false) if args.packed.is_some() => Layout::Packed,
+        (None, false) => Layout::Fancy,
+    };
+    if args.packed.is_some() && layout != Layout::Packed {
+        anyhow::bail!("--packed exports a packed table as it is: --layout {layout} does not apply");
+    }
+    if args.format == Format::Json {
+        if args.with_lookup {
+            eprintln!("--with-lookup adds code to Rust and C only; the JSON export has none");
+        }
+        if args.prefix.is_some() {
+            eprintln!("--prefix names the Rust and C items only; the JSON export has none");
+        }
+    }
+    let (tables, source) = match &args.packed {
+        Some(path) => packed_tables(path)?,
+        None => store_tables(args, layout)?,
+    };
+    let options = Options {
+        with_lookup: args.with_lookup,
+        prefix: args.prefix.clone().unwrap_or_default(),
+    };
+    let text = render(args.format, &tables, &source, &options);
+    match &out {
+        Some(path) => write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    eprintln!(
+        "{} layout, {} magics: {}",
+        match layout {
+            Layout::Fancy => "2^bits",
+            l => l.name(),
+        },
+        tables.formula,
+        tables.totals()
+    );
+    Ok(Outcome::Success)
+}
+
+/// The tables of the store's magics of `--formula` in `layout`, squares it lacks filled.
+fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, Source)> {
     let missing = matches!(std::fs::metadata(&args.store), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
     if missing && !args.allow_missing {
         anyhow::bail!(
@@ -64,38 +125,43 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
             args.store.display()
         );
     }
-    if args.format == Format::Json {
-        if args.with_lookup {
-            eprintln!("--with-lookup adds code to Rust and C only; the JSON export has none");
-        }
-        if args.prefix.is_some() {
-            eprintln!("--prefix names the Rust and C items only; the JSON export has none");
-        }
-    }
-    let layout = Layout::build(&store, args.tight)?;
-    for s in layout.filled() {
+    let tables = Tables::build(&store, layout, args.formula)?;
+    for s in tables.filled() {
         eprintln!(
-            "{}: not in the store; filled with a {}-bit magic {} found now",
+            "{}: not in the store{}; filled with a {}-bit magic {} found now",
             s.entry.target,
+            match args.formula {
+                Formula::Plain => "",
+                Formula::Black => " as a black magic",
+            },
             s.entry.bits,
             crate::magic::format_magic(s.entry.magic)
         );
     }
-    let source = Source::of(&store, &args.store.display().to_string());
-    let options = Options {
-        with_lookup: args.with_lookup,
-        prefix: args.prefix.clone().unwrap_or_default(),
-    };
-    let text = render(args.format, &layout, &source, &options);
-    match &out {
-        Some(path) => write_atomic(path, text.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    if let Some(p) = &tables.packed {
+        eprintln!("packed by {}", p.how);
     }
-    eprintln!(
-        "{} layout: {}",
-        if args.tight { "tight" } else { "2^bits" },
-        layout.totals()
-    );
-    Ok(Outcome::Success)
+    Ok((
+        tables,
+        Source::of(&store, &args.store.display().to_string()),
+    ))
+}
+
+/// The tables of the packed table at `path`, checked as a whole first.
+fn packed_tables(path: &std::path::Path) -> anyhow::Result<(Tables, Source)> {
+    let shown = path.display().to_string();
+    let table = Table::read(path)?;
+    let packed = PackedTable::from_table(&table)
+        .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
+    let fill = packed
+        .check()
+        .with_context(|| format!("{shown}: not a valid packed table, nothing exported"))?;
+    let tables = Tables::from_packed(
+        &packed,
+        fill,
+        &Store::new(),
+        format!("the packed table {shown}"),
+    )
+    .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
+    Ok((tables, Source::of_packed(&packed, &shown)))
 }

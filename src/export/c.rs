@@ -10,8 +10,9 @@
 
 use std::fmt::Write as _;
 
-use super::{comment_block, hex, slot_note, Layout, Options, Slot};
+use super::{comment_block, hex, slot_note, Options, Slot, Tables};
 use crate::piece::Piece;
+use crate::question::Formula;
 
 /// How to use the header, for its opening comment.
 const USAGE: &str = "Use: any number of files may #include this header; they see declarations only.
@@ -35,8 +36,8 @@ const DECLARATIONS: &str = r#"
 extern "C" {
 #endif
 
-/* One square's magic: the slot of occupancy occ in its piece's table is
-   offset + (((occ & mask) * magic) >> shift). */
+/* One square's magic: the slot of occupancy occ in @WHOSE@ table is
+   offset + (((@KEY@) * magic) >> shift). */
 struct $pmagic_entry {
     uint64_t mask;
     uint64_t magic;
@@ -44,10 +45,7 @@ struct $pmagic_entry {
     uint32_t offset;
 };
 
-/* Entries in the rook and bishop attack tables. */
-#define $PROOK_TABLE_SIZE @ROOK_SIZE@
-#define $PBISHOP_TABLE_SIZE @BISHOP_SIZE@
-
+@SIZES@
 /* Rook and bishop magics, squares a1 (0) to h8 (63); defined where $IIMPLEMENTATION is. */
 extern const struct $pmagic_entry $PROOK_MAGICS[64];
 extern const struct $pmagic_entry $PBISHOP_MAGICS[64];
@@ -55,29 +53,26 @@ extern const struct $pmagic_entry $PBISHOP_MAGICS[64];
 
 /// The lookup declarations of `--with-lookup`: the tables stay extern, the lookups inline.
 const LOOKUP_DECLARATIONS: &str = r"
-/* The attack tables, defined where $IIMPLEMENTATION is and filled by $pinit_attack_tables(). */
-extern uint64_t $irook_table[$PROOK_TABLE_SIZE];
-extern uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
-
+@TABLES_DECLARED@
 /* Fills the attack tables by the slow ray walk. Call it once at startup. */
 void $pinit_attack_tables(void);
 
-/* Index into a piece's table for the occupied squares occ. */
+/* Index into @INTO@ table for the occupied squares occ. */
 static inline uint32_t $islot(const struct $pmagic_entry *e, uint64_t occ)
 {
-    return e->offset + (uint32_t)(((occ & e->mask) * e->magic) >> e->shift);
+    return e->offset + (uint32_t)(((@E_KEY@) * e->magic) >> e->shift);
 }
 
 /* Rook attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
 static inline uint64_t $prook_attacks(int square, uint64_t occupied)
 {
-    return $irook_table[$islot(&$PROOK_MAGICS[square], occupied)];
+    return @ROOK_TABLE@[$islot(&$PROOK_MAGICS[square], occupied)];
 }
 
 /* Bishop attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
 static inline uint64_t $pbishop_attacks(int square, uint64_t occupied)
 {
-    return $ibishop_table[$islot(&$PBISHOP_MAGICS[square], occupied)];
+    return @BISHOP_TABLE@[$islot(&$PBISHOP_MAGICS[square], occupied)];
 }
 ";
 
@@ -99,9 +94,7 @@ extern "C" {
 
 /// The definitions of `--with-lookup`: the tables, the ray walk and the fill.
 const LOOKUP_DEFINITIONS: &str = r"
-uint64_t $irook_table[$PROOK_TABLE_SIZE];
-uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
-
+@TABLES_DEFINED@
 /* Squares a slider on square attacks, walking each ray to the first occupied square
    (included). Slow: used only to fill the tables. */
 static uint64_t $iray_attacks(int square, uint64_t occupied, const int dirs[4][2])
@@ -141,8 +134,8 @@ void $pinit_attack_tables(void)
 {
     static const int rook_dirs[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-    $ifill($PROOK_MAGICS, $irook_table, rook_dirs);
-    $ifill($PBISHOP_MAGICS, $ibishop_table, bishop_dirs);
+    $ifill($PROOK_MAGICS, @ROOK_TABLE@, rook_dirs);
+    $ifill($PBISHOP_MAGICS, @BISHOP_TABLE@, bishop_dirs);
 }
 ";
 
@@ -155,8 +148,74 @@ const IMPLEMENTATION_END: &str = r#"
 #endif /* $IIMPLEMENTATION */
 "#;
 
+/// The per-piece tables of fancy and tight: sizes, declarations, definitions.
+const PER_PIECE: [&str; 3] = [
+    "/* Entries in the rook and bishop attack tables. */
+#define $PROOK_TABLE_SIZE @ROOK_SIZE@
+#define $PBISHOP_TABLE_SIZE @BISHOP_SIZE@
+",
+    "/* The attack tables, defined where $IIMPLEMENTATION is and filled by $pinit_attack_tables(). */
+extern uint64_t $irook_table[$PROOK_TABLE_SIZE];
+extern uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
+",
+    "uint64_t $irook_table[$PROOK_TABLE_SIZE];
+uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
+",
+];
+
+/// The one shared table of packed: size, declaration, definition.
+const SHARED: [&str; 3] = [
+    "/* Entries in the one attack table shared by rooks and bishops (packed). */
+#define $PATTACK_TABLE_SIZE @SHARED_SIZE@
+",
+    "/* The attack table shared by rooks and bishops, defined where $IIMPLEMENTATION is and
+   filled by $pinit_attack_tables(). */
+extern uint64_t $iattack_table[$PATTACK_TABLE_SIZE];
+",
+    "uint64_t $iattack_table[$PATTACK_TABLE_SIZE];
+",
+];
+
+/// Fills the layout's and the formula's placeholders of a template (before the prefix).
+fn layout_text(template: &str, layout: &Tables) -> String {
+    let [sizes, declared, defined] = if layout.packed.is_some() {
+        SHARED
+    } else {
+        PER_PIECE
+    };
+    let (rook, bishop, whose) = if layout.packed.is_some() {
+        ("$iattack_table", "$iattack_table", "the shared")
+    } else {
+        ("$irook_table", "$ibishop_table", "its piece's")
+    };
+    let (key, e_key) = match layout.formula {
+        Formula::Plain => ("occ & mask", "occ & e->mask"),
+        Formula::Black => ("occ | ~mask", "occ | ~e->mask"),
+    };
+    template
+        .replace("@SIZES@", sizes)
+        .replace("@TABLES_DECLARED@", declared)
+        .replace("@TABLES_DEFINED@", defined)
+        .replace("@ROOK_TABLE@", rook)
+        .replace("@BISHOP_TABLE@", bishop)
+        .replace("@WHOSE@", whose)
+        .replace(
+            "@INTO@",
+            if layout.packed.is_some() {
+                "the shared"
+            } else {
+                "a piece's"
+            },
+        )
+        .replace("@KEY@", key)
+        .replace("@E_KEY@", e_key)
+        .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
+        .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string())
+        .replace("@SHARED_SIZE@", &layout.total().to_string())
+}
+
 /// Renders the C header.
-pub(super) fn render(layout: &Layout, header: &[String], options: &Options) -> String {
+pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> String {
     let names = &options.prefix;
     let mut lines = header.to_vec();
     lines.push(String::new());
@@ -167,14 +226,9 @@ pub(super) fn render(layout: &Layout, header: &[String], options: &Options) -> S
     let mut out = String::from("/*\n");
     comment_block(&mut out, " * ", &lines);
     out.push_str(" */\n");
-    out.push_str(
-        &names
-            .apply(DECLARATIONS)
-            .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
-            .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string()),
-    );
+    out.push_str(&names.apply(&layout_text(DECLARATIONS, layout)));
     if options.with_lookup {
-        out.push_str(&names.apply(LOOKUP_DECLARATIONS));
+        out.push_str(&names.apply(&layout_text(LOOKUP_DECLARATIONS, layout)));
     }
     out.push_str(&names.apply(IMPLEMENTATION_START));
     for piece in Piece::ALL {
@@ -194,7 +248,7 @@ pub(super) fn render(layout: &Layout, header: &[String], options: &Options) -> S
         out.push_str("};\n");
     }
     if options.with_lookup {
-        out.push_str(&names.apply(LOOKUP_DEFINITIONS));
+        out.push_str(&names.apply(&layout_text(LOOKUP_DEFINITIONS, layout)));
     }
     out.push_str(&names.apply(IMPLEMENTATION_END));
     out

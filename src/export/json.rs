@@ -1,28 +1,50 @@
 //! The JSON back end: the table format, with `mask`, `shift` and `offset` added to each entry
-//! and the header as a top-level `comment` list (JSON has no comments).
+//! and the header as a top-level `comment` list (JSON has no comments). A packed export also
+//! carries `formula` and the `packed_table` figures in the shape of
+//! [`PackedTable::to_json`](crate::layout::PackedTable::to_json), so `verify --file` checks
+//! it as a whole.
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::{hex, Layout};
+use super::{hex, kib, Tables};
 use crate::piece::Piece;
+use crate::question::Formula;
 use crate::table::entry_wire;
 use crate::table::wire::TableWire;
 use crate::table::VERSION;
 
 /// Renders the JSON export; it loads back as a table (`verify --file` accepts it).
-pub(super) fn render(layout: &Layout, header: &[String]) -> String {
+pub(super) fn render(layout: &Tables, header: &[String]) -> String {
     let mut meta = BTreeMap::new();
     meta.insert("comment".to_string(), json!(header));
-    meta.insert(
-        "layout".to_string(),
-        json!(if layout.tight { "tight" } else { "fancy" }),
-    );
-    meta.insert(
-        "table_sizes".to_string(),
-        json!({"rook": layout.size(Piece::Rook), "bishop": layout.size(Piece::Bishop)}),
-    );
+    meta.insert("layout".to_string(), json!(layout.layout.name()));
+    if layout.formula != Formula::Plain || layout.packed.is_some() {
+        meta.insert("formula".to_string(), json!(layout.formula.name()));
+    }
+    match &layout.packed {
+        Some(p) => {
+            let f = &p.fill;
+            meta.insert(
+                "packed_table".to_string(),
+                json!({
+                    "declared_size_entries": f.size,
+                    "computed_size_entries": f.size,
+                    "computed_size_KiB": kib(f.size),
+                    "slots_actually_used": f.used,
+                    "shared_slots": f.shared,
+                    "verified_valid": true,
+                }),
+            );
+        }
+        None => {
+            meta.insert(
+                "table_sizes".to_string(),
+                json!({"rook": layout.size(Piece::Rook), "bishop": layout.size(Piece::Bishop)}),
+            );
+        }
+    }
     let entries = layout
         .rook
         .iter()

@@ -1,11 +1,13 @@
-//! Exporting a store as source for a chess engine: the fancy layout (one table per piece,
-//! each square at its own offset) and one back end per output format.
+//! Exporting a store as source for a chess engine, in one of the [`Layout`]s of
+//! [`crate::layout`] (fancy, tight or packed) and either [`Formula`], with one back end per
+//! output format.
 //!
-//! The layout is computed once ([`Layout::build`]) and every back end renders the same
-//! figures: a slot is `offset + ((occ & mask) * magic >> shift)` with `shift = 64 - bits`,
-//! the product taken modulo 2^64. A square the store lacks is filled on the spot by a
-//! popcount-bit magic from [`crate::search::find_magic`] with a seed derived from the target,
-//! so the output depends on the store's content only.
+//! The tables are laid out once ([`Tables::build`], or [`Tables::from_packed`] for a packed
+//! table written by `magichunt pack`) and every back end renders the same figures: a slot is
+//! `offset + (key * magic >> shift)` with `shift = 64 - bits`, the product taken modulo 2^64,
+//! and `key = occ & mask` (plain) or `occ | !mask` (black). A square the store lacks is filled
+//! on the spot by a popcount-bit magic of the formula from [`crate::search::find_magic_for`]
+//! with a seed derived from the target, so the output depends on the store's content only.
 //!
 //! Text from the store reaches generated code only through [`comment_text`], and `--out`
 //! never replaces a store ([`out::check_out`]).
@@ -21,14 +23,19 @@ pub use escape::comment_text;
 pub use names::Prefix;
 
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
-use crate::attacks::relevant_mask;
+use crate::attacks::{relevant_mask, Occupancies};
 use crate::compare::proven_optimal;
+use crate::layout::pack::{pack_entries, PackOptions};
+pub use crate::layout::Layout;
+use crate::layout::{Fill, LayoutError, PackedTable};
 use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
-use crate::search::find_magic;
+use crate::question::{Formula, Question};
+use crate::search::find_magic_for;
 use crate::store::Store;
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
@@ -36,12 +43,28 @@ use crate::table::Entry;
 /// Bytes per table entry (one `u64` attack set).
 pub const ENTRY_BYTES: u64 = 8;
 
+/// The method family of a magic the exporter filled on the spot.
+pub const FILL_FAMILY: &str = "export-fill";
+
 /// The base of the seed that fills a missing square; [`fill_seed`] mixes in the target.
 pub const FILL_SEED: u64 = 0x6d61_6769_6368_756e;
 
-/// The slot formula, as every output states it.
+/// The slot formula of plain magics, as every output states it.
 pub const SLOT_FORMULA: &str =
     "slot = offset + ((((occ & mask) * magic) mod 2^64) >> shift), where shift = 64 - bits";
+
+/// The slot formula of black magics.
+pub const SLOT_FORMULA_BLACK: &str =
+    "slot = offset + ((((occ | ~mask) * magic) mod 2^64) >> shift), where shift = 64 - bits (black magics)";
+
+/// The slot formula of `formula`.
+#[must_use]
+pub const fn slot_formula(formula: Formula) -> &'static str {
+    match formula {
+        Formula::Plain => SLOT_FORMULA,
+        Formula::Black => SLOT_FORMULA_BLACK,
+    }
+}
 
 /// An output format of `magichunt export`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +106,9 @@ pub enum ExportError {
     /// A table would not fit the `u32` offsets of the generated code.
     #[error("the {0} table does not fit 32-bit offsets")]
     TooLarge(Piece),
+    /// Packing failed its own check, or a packed table cannot be exported as it is.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
     /// `--out` names the store being exported.
     #[error("refusing to write the export onto the store {0} itself; choose another --out")]
     OutIsStore(std::path::PathBuf),
@@ -108,9 +134,10 @@ pub struct Slot {
     pub mask: u64,
     /// `64 - bits`.
     pub shift: u32,
-    /// Where the square's part of its piece's table starts.
+    /// Where the square's index 0 lies in its table (its piece's, or the shared one when
+    /// packed). A black square's slots start at `offset + min_index`.
     pub offset: u32,
-    /// Entries the square takes: `2^bits`, or `max_index + 1` when tight.
+    /// Entries from `offset` the square reaches: `2^bits` (fancy), else `max_index + 1`.
     pub len: u32,
     /// True when the store lacked the square and the exporter found the magic.
     pub filled: bool,
@@ -119,15 +146,30 @@ pub struct Slot {
     pub proven: bool,
 }
 
-/// The fancy layout of both pieces: 64 slots each, offsets in square order a1..h8.
+/// The tables of both pieces laid out in one [`Layout`]: 64 slots each, a1..h8. Fancy and
+/// tight give each piece its own table, offsets in square order; packed gives both pieces one
+/// shared array, offsets chosen by the packer ([`crate::layout::pack`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Layout {
+pub struct Tables {
+    /// The layout.
+    pub layout: Layout,
+    /// The index formula of every square.
+    pub formula: Formula,
     /// Rook squares a1..h8.
     pub rook: Vec<Slot>,
     /// Bishop squares a1..h8.
     pub bishop: Vec<Slot>,
-    /// Whether each square takes `max_index + 1` entries instead of `2^bits`.
-    pub tight: bool,
+    /// The shared array of the packed layout (`None` otherwise).
+    pub packed: Option<Packed>,
+}
+
+/// The shared array of a packed export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Packed {
+    /// What filling it with every subset of every square gave (size, slots used, shared).
+    pub fill: Fill,
+    /// Where the offsets come from (the packer's steps, or the packed table read).
+    pub how: String,
 }
 
 /// The seed that fills a missing `target`: [`FILL_SEED`] mixed with the target, so a fill
@@ -141,72 +183,153 @@ pub fn fill_seed(target: Target) -> u64 {
     FILL_SEED ^ (piece << 6 | target.square.index() as u64)
 }
 
-/// A popcount-bit magic for `target`, found with [`fill_seed`].
+/// A popcount-bit magic of `formula` for `target`, found with [`fill_seed`].
 ///
 /// # Errors
 /// [`ExportError::NoMagic`] if the search gives up.
-pub fn fill(target: Target) -> Result<Entry, ExportError> {
+pub fn fill(target: Target, formula: Formula) -> Result<Entry, ExportError> {
     let bits = relevant_mask(target.piece, target.square).count();
     let seed = fill_seed(target);
-    let v = find_magic(target, bits, seed).ok_or(ExportError::NoMagic { target, bits })?;
+    let question = Question {
+        target,
+        bits,
+        formula,
+    };
+    let v = find_magic_for(question, seed).ok_or(ExportError::NoMagic { target, bits })?;
     let method = MethodWire {
-        family: "export-fill".into(),
+        family: FILL_FAMILY.into(),
         seed: Some(seed),
         run: None,
     };
     Ok(Entry::from_verified(&v, None, Some(method)))
 }
 
-impl Layout {
-    /// Lays out every square of `store`, filling the squares it lacks with [`fill`].
+impl Tables {
+    /// Lays out the magics of `formula` of every square of `store` in `layout`, filling the
+    /// squares it lacks with [`fill`]. Packed runs the library's packer: first-fit decreasing,
+    /// then the default ruin-and-recreate steps of [`PackOptions`] (seeded: the same store
+    /// gives the same offsets).
     ///
     /// # Errors
     /// [`ExportError`] if a fill fails or a table overflows 32-bit offsets.
-    pub fn build(store: &Store, tight: bool) -> Result<Layout, ExportError> {
+    pub fn build(store: &Store, layout: Layout, formula: Formula) -> Result<Tables, ExportError> {
         let entries: Vec<(Entry, bool)> = Target::all()
             .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|t| match store.best(t) {
+            .map(|t| match store.best_with(t, formula) {
                 Some(e) => Ok((e.clone(), false)),
-                None => fill(t).map(|e| (e, true)),
+                None => fill(t, formula).map(|e| (e, true)),
             })
             .collect::<Result<_, _>>()?;
-        let mut layout = Layout {
+        let mut tables = Tables {
+            layout,
+            formula,
             rook: Vec::with_capacity(64),
             bishop: Vec::with_capacity(64),
-            tight,
+            packed: None,
         };
+        if layout == Layout::Packed {
+            let list: Vec<Entry> = entries.iter().map(|e| e.0.clone()).collect();
+            let opts = PackOptions::default();
+            let (table, fill, packing) = pack_entries(&list, None, &opts, &AtomicBool::new(false))?;
+            for (p, (_, filled)) in table.entries.into_iter().zip(entries) {
+                tables.push(store, p.entry, p.offset, filled);
+            }
+            tables.packed = Some(Packed {
+                fill,
+                how: format!(
+                    "the packer: first-fit decreasing ({} entries), then {} ruin-and-recreate steps with seed {} ({} entries)",
+                    packing.first_size, packing.steps, opts.seed, packing.size
+                ),
+            });
+            return Ok(tables);
+        }
+        let mut end = [0u64; 2];
         for (entry, filled) in entries {
             let piece = entry.target.piece;
-            let slots = match piece {
-                Piece::Rook => &mut layout.rook,
-                Piece::Bishop => &mut layout.bishop,
+            let end = &mut end[piece as usize];
+            // A black square's slots run from min_index: its offset is where they start
+            // minus min_index (never below 0).
+            let offset = match layout {
+                Layout::Tight => end.saturating_sub(u64::from(entry.min_index)),
+                _ => *end,
             };
-            let offset = slots
-                .last()
-                .map_or(Some(0), |s: &Slot| s.offset.checked_add(s.len));
-            let len = if tight {
-                Some(entry.max_index + 1)
-            } else {
-                1u32.checked_shl(entry.bits)
-            };
-            let (Some(offset), Some(len)) = (offset, len) else {
+            let offset = u32::try_from(offset).map_err(|_| ExportError::TooLarge(piece))?;
+            tables.push(store, entry, offset, filled);
+            let s = tables.slots(piece).last().expect("just pushed");
+            *end = u64::from(s.offset) + u64::from(s.len);
+            if *end > u64::from(u32::MAX) {
                 return Err(ExportError::TooLarge(piece));
-            };
-            offset
-                .checked_add(len)
-                .ok_or(ExportError::TooLarge(piece))?;
-            slots.push(Slot {
-                mask: relevant_mask(piece, entry.target.square).0,
-                shift: 64 - entry.bits,
-                offset,
-                len,
-                filled,
-                proven: proven_optimal(store, entry.target, entry.bits),
-                entry,
-            });
+            }
         }
-        Ok(layout)
+        Ok(tables)
+    }
+
+    /// Lays out a packed table (checked by [`PackedTable::check`], which gave `fill`) as it
+    /// is: its magics at its offsets in one shared array. `store` only says which bits are
+    /// proven optimal. `how` names the table in the header.
+    ///
+    /// # Errors
+    /// [`ExportError::Layout`] if the table lacks a square or mixes formulas.
+    pub fn from_packed(
+        table: &PackedTable,
+        fill: Fill,
+        store: &Store,
+        how: String,
+    ) -> Result<Tables, ExportError> {
+        let formula = table.formula().ok_or_else(|| {
+            LayoutError::Format("the packed table mixes plain and black magics".into())
+        })?;
+        let mut tables = Tables {
+            layout: Layout::Packed,
+            formula,
+            rook: Vec::with_capacity(64),
+            bishop: Vec::with_capacity(64),
+            packed: Some(Packed { fill, how }),
+        };
+        for t in Target::all() {
+            let p = table
+                .entries
+                .iter()
+                .find(|p| p.entry.target == t)
+                .ok_or_else(|| LayoutError::Format(format!("the packed table lacks {t}")))?;
+            // Filled on the spot by `pack` or by an earlier export, as each marks it.
+            let filled = p.entry.extra.get("filled") == Some(&serde_json::Value::Bool(true))
+                || p.entry
+                    .method
+                    .as_ref()
+                    .is_some_and(|m| m.family == FILL_FAMILY);
+            tables.push(store, p.entry.clone(), p.offset, filled);
+        }
+        Ok(tables)
+    }
+
+    /// Adds the slot of `entry` at `offset`.
+    fn push(&mut self, store: &Store, entry: Entry, offset: u32, filled: bool) {
+        let target = entry.target;
+        let len = match self.layout {
+            Layout::Fancy => 1u32 << entry.bits,
+            Layout::Tight | Layout::Packed => entry.max_index + 1,
+        };
+        // The proofs are of plain magics; the lower bound (distinct attack sets) holds for
+        // every formula.
+        let proven = match entry.formula {
+            Formula::Plain => proven_optimal(store, target, entry.bits),
+            Formula::Black => entry.bits == Occupancies::new(target).lower_bound_bits(),
+        };
+        let slot = Slot {
+            mask: relevant_mask(target.piece, target.square).0,
+            shift: 64 - entry.bits,
+            offset,
+            len,
+            filled,
+            proven,
+            entry,
+        };
+        match target.piece {
+            Piece::Rook => self.rook.push(slot),
+            Piece::Bishop => self.bishop.push(slot),
+        }
     }
 
     /// The slots of `piece`, a1..h8.
@@ -218,10 +341,24 @@ impl Layout {
         }
     }
 
-    /// Entries in the table of `piece`.
+    /// Entries in the table of `piece`: its highest slot plus one (packed: the part of the
+    /// shared array the piece reaches).
     #[must_use]
     pub fn size(&self, piece: Piece) -> u64 {
-        self.slots(piece).iter().map(|s| u64::from(s.len)).sum()
+        self.slots(piece)
+            .iter()
+            .map(|s| u64::from(s.offset) + u64::from(s.len))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Entries of every table together (packed: the shared array).
+    #[must_use]
+    pub fn total(&self) -> u64 {
+        match &self.packed {
+            Some(p) => p.fill.size,
+            None => self.size(Piece::Rook) + self.size(Piece::Bishop),
+        }
     }
 
     /// The squares filled by the exporter.
@@ -237,6 +374,16 @@ impl Layout {
     /// The totals line: entries and KiB per table and together.
     #[must_use]
     pub fn totals(&self) -> String {
+        if let Some(p) = &self.packed {
+            let f = &p.fill;
+            return format!(
+                "one table shared by rooks and bishops, {} entries ({} KiB) at {ENTRY_BYTES} bytes per entry, {} slots used, {} of them shared by two squares with equal attack sets",
+                f.size,
+                kib(f.size),
+                f.used,
+                f.shared
+            );
+        }
         let (r, b) = (self.size(Piece::Rook), self.size(Piece::Bishop));
         format!(
             "rook table {r} entries ({} KiB), bishop table {b} entries ({} KiB), total {} entries ({} KiB) at {ENTRY_BYTES} bytes per entry",
@@ -262,6 +409,8 @@ pub fn kib(entries: u64) -> String {
 /// What the header says about where the output came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Source {
+    /// What was read: `store`, or `packed table`.
+    pub kind: &'static str,
     /// The store path as given.
     pub store: String,
     /// The latest `found_at` among the store's entries, if any: the header's "when", which
@@ -274,8 +423,23 @@ impl Source {
     #[must_use]
     pub fn of(store: &Store, path: &str) -> Source {
         Source {
+            kind: "store",
             store: path.to_string(),
             latest: store.entries().filter_map(|e| e.found_at.clone()).max(),
+        }
+    }
+
+    /// The source line for a packed table read from `path`.
+    #[must_use]
+    pub fn of_packed(table: &PackedTable, path: &str) -> Source {
+        Source {
+            kind: "packed table",
+            store: path.to_string(),
+            latest: table
+                .entries
+                .iter()
+                .filter_map(|p| p.entry.found_at.clone())
+                .max(),
         }
     }
 }
@@ -284,26 +448,28 @@ impl Source {
 /// `found_at` are the store's text, raw here: the Rust and C back ends escape every line
 /// ([`comment_text`]), the JSON one quotes it.
 #[must_use]
-pub fn header_lines(layout: &Layout, source: &Source) -> Vec<String> {
+pub fn header_lines(layout: &Tables, source: &Source) -> Vec<String> {
+    let kind = source.kind;
     let mut lines = vec![
         format!(
-            "Generated by magichunt {} from the store {}.",
+            "Generated by magichunt {} from the {kind} {}.",
             env!("CARGO_PKG_VERSION"),
             source.store
         ),
         match &source.latest {
-            Some(t) => format!("Generated at {t}, the latest found_at in the store."),
-            None => "Generated from a store without found_at times.".to_string(),
+            Some(t) => format!("Generated at {t}, the latest found_at in the {kind}."),
+            None => format!("Generated from a {kind} without found_at times."),
         },
-        format!("Slot formula: {SLOT_FORMULA}."),
-        format!(
-            "Layout: one table per piece, each square at its own offset, of length {}.",
-            if layout.tight {
-                "max_index + 1 (tight)"
-            } else {
-                "2^bits"
-            }
-        ),
+        format!("Slot formula: {}.", slot_formula(layout.formula)),
+        match (layout.layout, layout.formula, &layout.packed) {
+            (_, _, Some(p)) => format!(
+                "Layout: packed, one attack table shared by rooks and bishops; each square's slots lie at its offset + index, and two squares share a slot only where their attack sets are equal; offsets from {}.",
+                p.how
+            ),
+            (Layout::Tight, Formula::Black, _) => "Layout: one table per piece, each square at its own offset, of length max_index - min_index + 1 (tight; a black square's slots run from offset + min_index to offset + max_index).".to_string(),
+            (Layout::Tight, Formula::Plain, _) => "Layout: one table per piece, each square at its own offset, of length max_index + 1 (tight).".to_string(),
+            _ => "Layout: one table per piece, each square at its own offset, of length 2^bits.".to_string(),
+        },
         format!("Totals: {}.", layout.totals()),
     ];
     let proven: Vec<&Slot> = layout.proven().collect();
@@ -318,7 +484,9 @@ pub fn header_lines(layout: &Layout, source: &Source) -> Vec<String> {
     }
     let filled: Vec<&Slot> = layout.filled().collect();
     if filled.is_empty() {
-        lines.push("Filled on the spot: none; all 128 squares come from the store.".into());
+        lines.push(format!(
+            "Filled on the spot: none; all 128 squares come from the {kind}."
+        ));
     } else {
         lines.push(format!(
             "Filled on the spot by the exporter at popcount bits, not from the store (marked `filled`): {} of 128 squares:",
@@ -371,7 +539,7 @@ pub struct Options {
 
 /// Renders `layout` in `format`.
 #[must_use]
-pub fn render(format: Format, layout: &Layout, source: &Source, options: &Options) -> String {
+pub fn render(format: Format, layout: &Tables, source: &Source, options: &Options) -> String {
     let header = header_lines(layout, source);
     match format {
         Format::Rust => rust::render(layout, &header, options),
@@ -427,7 +595,7 @@ mod tests {
     #[test]
     fn square_lists_wrap_and_keep_every_square() {
         let store = Store::new();
-        let layout = Layout::build(&store, false).unwrap();
+        let layout = Tables::build(&store, Layout::Fancy, Formula::Plain).unwrap();
         let all: Vec<&Slot> = layout.filled().collect();
         assert_eq!(all.len(), 128);
         let lines = square_list(&all);

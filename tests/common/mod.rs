@@ -8,12 +8,18 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use magichunt::attacks::Occupancies;
-use magichunt::export::{render, Format, Layout, Options, Source};
+use magichunt::export::{render, Format, Layout, Options, Source, Tables};
+use magichunt::layout::PackedTable;
+use magichunt::question::Formula;
 use magichunt::store::Store;
+use magichunt::table::Table;
 use magichunt::{Piece, Target};
 
 /// The fixture store of the golden files.
 pub const FIXTURE: &str = "tests/golden/store.json";
+
+/// The fixture store of the black-magic golden files: six published black magics.
+pub const FIXTURE_BLACK: &str = "tests/golden/store-black.json";
 
 /// The fixture store, loaded once.
 pub fn fixture() -> &'static Store {
@@ -21,20 +27,71 @@ pub fn fixture() -> &'static Store {
     STORE.get_or_init(|| Store::load(Path::new(FIXTURE)).expect("fixture loads"))
 }
 
-/// The fixture's layouts, built once (the fill is the slow part): 2^bits and tight.
-pub fn layout(tight: bool) -> &'static Layout {
-    static LAYOUTS: [OnceLock<Layout>; 2] = [OnceLock::new(), OnceLock::new()];
-    LAYOUTS[usize::from(tight)].get_or_init(|| Layout::build(fixture(), tight).expect("builds"))
+/// The fixture store of `formula`, loaded once.
+pub fn fixture_of(formula: Formula) -> (&'static Store, &'static str) {
+    static STORE: OnceLock<Store> = OnceLock::new();
+    match formula {
+        Formula::Plain => (fixture(), FIXTURE),
+        Formula::Black => (
+            STORE.get_or_init(|| Store::load(Path::new(FIXTURE_BLACK)).expect("fixture loads")),
+            FIXTURE_BLACK,
+        ),
+    }
+}
+
+/// The published black magics (Annuss and Fiekas 2017), a packed table of one shared array.
+pub const BLACK_PACKED: &str = "results/published/black-magics-annuss-fiekas-2017.json";
+
+/// The tables in `layout` of the fixture of `formula`, built once per test binary (the fill
+/// and the packer are the slow part).
+pub fn tables(layout: Layout, formula: Formula) -> &'static Tables {
+    static TABLES: [OnceLock<Tables>; 6] = [const { OnceLock::new() }; 6];
+    let k = layout as usize * 2 + formula as usize;
+    TABLES[k].get_or_init(|| Tables::build(fixture_of(formula).0, layout, formula).expect("builds"))
+}
+
+/// The fixture's plain tables at 2^bits or tight.
+pub fn layout(tight: bool) -> &'static Tables {
+    tables(
+        if tight { Layout::Tight } else { Layout::Fancy },
+        Formula::Plain,
+    )
+}
+
+/// The published black packed table, checked, as the export lays it out.
+pub fn black_packed() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let packed =
+            PackedTable::from_table(&Table::read(Path::new(BLACK_PACKED)).unwrap()).unwrap();
+        let fill = packed.check().expect("the published table is valid");
+        Tables::from_packed(
+            &packed,
+            fill,
+            &Store::new(),
+            format!("the packed table {BLACK_PACKED}"),
+        )
+        .unwrap()
+    })
+}
+
+/// `tables` exported with `options`, with the source line of its fixture (or, for the
+/// published black table, of that file).
+pub fn render_tables(format: Format, tables: &Tables, options: &Options) -> String {
+    let source = if std::ptr::eq(tables, black_packed()) {
+        let packed =
+            PackedTable::from_table(&Table::read(Path::new(BLACK_PACKED)).unwrap()).unwrap();
+        Source::of_packed(&packed, BLACK_PACKED)
+    } else {
+        let (store, path) = fixture_of(tables.formula);
+        Source::of(store, path)
+    };
+    render(format, tables, &source, options)
 }
 
 /// The fixture exported with `options`.
 pub fn export_with(format: Format, tight: bool, options: &Options) -> String {
-    render(
-        format,
-        layout(tight),
-        &Source::of(fixture(), FIXTURE),
-        options,
-    )
+    render_tables(format, layout(tight), options)
 }
 
 /// The fixture exported without a prefix.
@@ -113,16 +170,23 @@ pub fn run_ok(cmd: &mut Command) -> Output {
 
 /// A harness prints `records rook_size bishop_size`; check them against the layout.
 pub fn check_run(o: &Output, records: usize, tight: bool) {
+    check_run_tables(o, records, layout(tight));
+}
+
+/// A harness prints `records rook_size bishop_size`, or `records shared_size` when packed;
+/// check them against `tables`.
+pub fn check_run_tables(o: &Output, records: usize, tables: &Tables) {
     let out = String::from_utf8_lossy(&o.stdout);
-    let l = layout(tight);
-    assert_eq!(
-        out.trim(),
+    let want = if tables.packed.is_some() {
+        format!("{records} {}", tables.total())
+    } else {
         format!(
             "{records} {} {}",
-            l.size(Piece::Rook),
-            l.size(Piece::Bishop)
+            tables.size(Piece::Rook),
+            tables.size(Piece::Bishop)
         )
-    );
+    };
+    assert_eq!(out.trim(), want);
 }
 
 /// The warnings strict C and C++ engines build with.
@@ -180,4 +244,42 @@ pub fn compile(lang: &Lang, src: &Path) -> PathBuf {
 /// Links `objs` into `exe` with `linker`.
 pub fn link(linker: &str, objs: &[PathBuf], exe: &Path) {
     run_ok(Command::new(linker).args(objs).arg("-o").arg(exe));
+}
+
+/// Compiles `src` as a library with `-D warnings`; stderr must be empty.
+pub fn rustc_lib(rustc: &str, dir: &Path, src: &Path) {
+    let o = run_ok(
+        Command::new(rustc)
+            .args(["--edition", "2021", "--crate-type", "lib", "-D", "warnings"])
+            .arg("--out-dir")
+            .arg(dir)
+            .arg(src),
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "{}: {}",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Compiles `main` (beside `magics.rs`) into an executable with `-D warnings`.
+pub fn rustc_bin(rustc: &str, dir: &Path, main: &str) -> PathBuf {
+    std::fs::write(dir.join("main.rs"), main).unwrap();
+    let exe = dir.join("harness");
+    run_ok(
+        Command::new(rustc)
+            .args([
+                "--edition",
+                "2021",
+                "-C",
+                "opt-level=1",
+                "-D",
+                "warnings",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(dir.join("main.rs")),
+    );
+    exe
 }

@@ -1,0 +1,362 @@
+//! `magichunt export --layout packed`, `--formula black` and `--packed FILE`: golden files
+//! (the fixture packed on the spot, the black fixture tight, the published black magics as
+//! `--packed` reads them), the generated Rust compiled with `-D warnings` and checked on every
+//! blocker subset of every square against the slow reference, the JSON export of a packed
+//! table verified as a whole by `verify --file`, and a tampered packed table refused. The C
+//! headers of the same tables are compiled and checked in `export_c.rs`.
+//!
+//! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test export_layouts`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{
+    black_packed, check_run_tables, magichunt, reference_data, render_tables, run_ok, rustc_bin,
+    rustc_lib, tables, tool, BLACK_PACKED, FIXTURE, FIXTURE_BLACK,
+};
+use magichunt::export::{Format, Layout, Options, Prefix, Tables};
+use magichunt::layout::PackedTable;
+use magichunt::question::Formula;
+use magichunt::table::Table;
+
+/// The version in the header changes with every release; the golden files say VERSION.
+fn normalize(text: &str) -> String {
+    text.replace(
+        &format!("magichunt {}", env!("CARGO_PKG_VERSION")),
+        "magichunt VERSION",
+    )
+}
+
+fn check_golden(name: &str, actual: &str) {
+    let path = PathBuf::from("tests/golden").join(name);
+    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
+        std::fs::write(&path, normalize(actual)).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (MAGICHUNT_BLESS=1 writes it)", path.display()));
+    let actual = normalize(actual);
+    if actual != expected {
+        let line = actual
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, e)| a != e)
+            .map_or_else(|| "length".to_string(), |i| format!("line {}", i + 1));
+        panic!(
+            "{} differs from the export at {line}; MAGICHUNT_BLESS=1 rewrites it (check the diff)",
+            path.display()
+        );
+    }
+}
+
+fn lookup() -> Options {
+    Options {
+        with_lookup: true,
+        ..Options::default()
+    }
+}
+
+fn packed_plain() -> &'static Tables {
+    tables(Layout::Packed, Formula::Plain)
+}
+
+#[test]
+fn golden_packed_and_black() {
+    check_golden(
+        "magics-packed.h",
+        &render_tables(Format::C, packed_plain(), &lookup()),
+    );
+    check_golden(
+        "magics-packed.json",
+        &render_tables(Format::Json, packed_plain(), &Options::default()),
+    );
+    check_golden(
+        "magics-black-tight.rs",
+        &render_tables(
+            Format::Rust,
+            tables(Layout::Tight, Formula::Black),
+            &lookup(),
+        ),
+    );
+    check_golden(
+        "magics-black-packed.h",
+        &render_tables(Format::C, black_packed(), &lookup()),
+    );
+}
+
+#[test]
+fn packed_offsets_share_one_array_and_black_tight_offsets_start_at_min_index() {
+    let p = packed_plain();
+    let fill = p.packed.as_ref().unwrap().fill;
+    assert_eq!(p.total(), fill.size);
+    assert!(fill.used <= fill.size);
+    // Black tight: each square's slots start where the previous square's end (the first
+    // square of a piece at its own min_index when that is above 0).
+    let t = tables(Layout::Tight, Formula::Black);
+    for piece in magichunt::Piece::ALL {
+        let mut end = 0u64;
+        for s in t.slots(piece) {
+            assert_eq!(s.entry.formula, Formula::Black);
+            let start = u64::from(s.offset) + u64::from(s.entry.min_index);
+            assert_eq!(
+                start,
+                end.max(u64::from(s.entry.min_index)),
+                "{}",
+                s.entry.target
+            );
+            end = u64::from(s.offset) + u64::from(s.entry.max_index) + 1;
+        }
+    }
+    let a1 = &t.rook[0];
+    assert!(
+        !a1.filled && a1.entry.min_index > 0,
+        "the fixture's rook a1"
+    );
+    // The published black magics keep their offsets.
+    let b = black_packed();
+    let file = PackedTable::from_table(&Table::read(Path::new(BLACK_PACKED)).unwrap()).unwrap();
+    for p in &file.entries {
+        let s = &b.slots(p.entry.target.piece)[p.entry.target.square.index()];
+        assert_eq!((s.entry.magic, s.offset), (p.entry.magic, p.offset));
+    }
+}
+
+// ---- The Rust export, compiled and checked. ----
+
+const RUST_HARNESS: &str = r#"
+mod magics;
+fn main() {
+    let bytes = std::fs::read(std::env::args().nth(1).unwrap()).unwrap();
+    magics::$pinit_attack_tables();
+    let mut n = 0u64;
+    for rec in bytes.chunks_exact(24) {
+        let w = |i: usize| u64::from_le_bytes(rec[i * 8..i * 8 + 8].try_into().unwrap());
+        let (key, occ, want) = (w(0), w(1), w(2));
+        let sq = (key & 63) as usize;
+        let got = if key >> 6 == 0 { magics::$prook_attacks(sq, occ) } else { magics::$pbishop_attacks(sq, occ) };
+        if got != want {
+            eprintln!("piece {} square {sq} occ {occ:#x}: got {got:#x}, want {want:#x}", key >> 6);
+            std::process::exit(1);
+        }
+        n += 1;
+    }
+    @PRINT@
+}
+"#;
+
+#[test]
+fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
+    let Some(rustc) = tool("RUSTC", "rustc") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (data, records) = reference_data(dir.path());
+    let none = Prefix::none();
+    let mh = Prefix::new("mh_").unwrap();
+    let runs: [(&Tables, &Prefix); 6] = [
+        (packed_plain(), &none),
+        (packed_plain(), &mh),
+        (tables(Layout::Fancy, Formula::Black), &none),
+        (tables(Layout::Tight, Formula::Black), &none),
+        (tables(Layout::Packed, Formula::Black), &mh),
+        (black_packed(), &none),
+    ];
+    for (t, prefix) in runs {
+        println!("{} {} prefix '{}'", t.layout, t.formula, prefix.as_str());
+        let src = dir.path().join("magics.rs");
+        let without = Options {
+            prefix: prefix.clone(),
+            ..Options::default()
+        };
+        std::fs::write(&src, render_tables(Format::Rust, t, &without)).unwrap();
+        rustc_lib(&rustc, dir.path(), &src);
+        let options = Options {
+            with_lookup: true,
+            prefix: prefix.clone(),
+        };
+        std::fs::write(&src, render_tables(Format::Rust, t, &options)).unwrap();
+        rustc_lib(&rustc, dir.path(), &src);
+        let print = if t.packed.is_some() {
+            r#"println!("{n} {}", magics::$PATTACK_TABLE_SIZE);"#
+        } else {
+            r#"println!("{n} {} {}", magics::$PROOK_TABLE_SIZE, magics::$PBISHOP_TABLE_SIZE);"#
+        };
+        let main = prefix.apply(&RUST_HARNESS.replace("@PRINT@", print));
+        let exe = rustc_bin(&rustc, dir.path(), &main);
+        check_run_tables(&run_ok(Command::new(&exe).arg(&data)), records, t);
+    }
+}
+
+// ---- The command line. ----
+
+fn run(args: &[&str]) -> std::process::Output {
+    let o = magichunt(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+#[test]
+fn cli_layout_formula_and_packed_give_the_librarys_bytes() {
+    let o = run(&[
+        "export",
+        "--format",
+        "c",
+        "--store",
+        FIXTURE,
+        "--layout",
+        "packed",
+        "--with-lookup",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        render_tables(Format::C, packed_plain(), &lookup())
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("packed by the packer: first-fit decreasing"),
+        "{err}"
+    );
+    let o = run(&[
+        "export",
+        "--format",
+        "rust",
+        "--store",
+        FIXTURE_BLACK,
+        "--formula",
+        "black",
+        "--tight",
+        "--with-lookup",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        render_tables(
+            Format::Rust,
+            tables(Layout::Tight, Formula::Black),
+            &lookup()
+        )
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("rook b1: not in the store as a black magic; filled"),
+        "{err}"
+    );
+    let alias = run(&[
+        "export",
+        "--format",
+        "rust",
+        "--store",
+        FIXTURE_BLACK,
+        "--formula",
+        "black",
+        "--layout",
+        "tight",
+        "--with-lookup",
+    ]);
+    assert_eq!(alias.stdout, o.stdout, "--tight is --layout tight");
+    let o = run(&[
+        "export",
+        "--format",
+        "c",
+        "--packed",
+        BLACK_PACKED,
+        "--with-lookup",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        render_tables(Format::C, black_packed(), &lookup())
+    );
+    // --packed is a packed table as it is: no other layout, no store.
+    for extra in [
+        &["--layout", "tight"][..],
+        &["--store", FIXTURE],
+        &["--tight"],
+    ] {
+        let mut args = vec!["export", "--format", "c", "--packed", BLACK_PACKED];
+        args.extend(extra);
+        let o = magichunt(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A packed export in JSON is a packed table: `verify --file` checks it as a whole, and
+/// `export --packed` takes it back.
+#[test]
+fn packed_json_exports_verify_as_a_whole_and_export_again() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, t) in [("plain", packed_plain()), ("black", black_packed())] {
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, render_tables(Format::Json, t, &Options::default())).unwrap();
+        let p = path.to_str().unwrap();
+        let o = run(&["verify", "--file", p]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains(&format!("formula {}", t.formula)) && out.contains(": valid"),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("shared size       {} entries", t.total())),
+            "{out}"
+        );
+        let o = run(&["export", "--format", "c", "--packed", p]);
+        let again = String::from_utf8_lossy(&o.stdout);
+        let first = render_tables(Format::C, t, &Options::default());
+        // The same declarations and magics; only the source lines differ.
+        let body = |s: &str| s[s.find("#ifndef").unwrap()..].to_string();
+        assert_eq!(body(&again), body(&first), "{name}");
+    }
+}
+
+/// A packed table whose offsets make two squares write different attack sets to one slot,
+/// or whose declared size is wrong, is refused: exit 2, one line, nothing written.
+#[test]
+fn a_tampered_packed_table_exits_2_with_one_line_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(BLACK_PACKED).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let entries = json["entries"].as_array_mut().unwrap();
+    let second = entries[1]["offset"].clone();
+    entries[0]["offset"] = second;
+    let overlap = dir.path().join("overlap.json");
+    std::fs::write(&overlap, serde_json::to_string(&json).unwrap()).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["packed_table"]["declared_size_entries"] = 87_987.into();
+    let size = dir.path().join("size.json");
+    std::fs::write(&size, serde_json::to_string(&json).unwrap()).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["entries"].as_array_mut().unwrap().pop();
+    json["packed_table"]
+        .as_object_mut()
+        .unwrap()
+        .remove("slots_actually_used");
+    let short = dir.path().join("short.json");
+    std::fs::write(&short, serde_json::to_string(&json).unwrap()).unwrap();
+    for (bad, says) in [
+        (&overlap, "two different attack sets"),
+        (&size, "declares 87987 entries"),
+        (&short, "lacks bishop h8"),
+    ] {
+        let out = dir.path().join("magics.h");
+        let o = magichunt(&[
+            "export",
+            "--format",
+            "c",
+            "--packed",
+            bad.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(o.stdout.is_empty());
+        assert!(!out.exists(), "{}", bad.display());
+    }
+}
