@@ -93,11 +93,11 @@ pub fn install(stop: &Stop) -> Result<(), ctrlc::Error> {
     let stop = stop.clone();
     ctrlc::set_handler(move || match stop.on_signal(Instant::now()) {
         Signal::First => {
-            eprintln!("\nmagichunt: stopping and saving (Ctrl-C again, a second from now, aborts at once)");
+            crate::say!("\nmagichunt: stopping and saving (Ctrl-C again, a second from now, aborts at once)");
         }
         Signal::Repeat => {}
         Signal::Abort => {
-            eprintln!("\nmagichunt: second interrupt, exiting now");
+            crate::say!("\nmagichunt: second interrupt, exiting now");
             std::process::exit(130);
         }
     })

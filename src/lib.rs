@@ -8,7 +8,30 @@
 //! The library is layered: geometry ([`square`], [`bitboard`], [`piece`]), the slow reference
 //! ([`attacks`]) that every other check trusts, the one index formula and verify ([`magic`]),
 //! the table format ([`table`]) and the results [`store`], the table layouts ([`layout`]:
-//! fancy, tight and packed), and the published data ([`published`]). The binary in `src/main.rs` only parses arguments and calls [`cli`].
+//! fancy, tight and packed), and the published data ([`published`]). The binary in
+//! `src/main.rs` only parses arguments and calls [`cli`].
+
+/// `eprintln!` that never panics: a line for the user on stderr, dropped when stderr is gone
+/// (`magichunt ... 2>&1 | head` closes it, and a progress line must not end a run with a
+/// panic before it saves).
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that never panics (see [`say!`]): a progress line redrawn in place.
+#[macro_export]
+macro_rules! say_inline {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let mut err = ::std::io::stderr();
+        let _ = ::std::write!(err, $($arg)*);
+        let _ = err.flush();
+    }};
+}
 
 pub mod atomic;
 pub mod attacks;

@@ -8,7 +8,7 @@ fn main() -> ExitCode {
         Ok(outcome) => ExitCode::from(outcome.code()),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("magichunt: {}", one_line(&format!("{e:#}")));
+            magichunt::say!("magichunt: {}", one_line(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -60,7 +60,7 @@ impl Store {
     pub fn load(path: &Path) -> Result<Store, TableError> {
         let (store, notes) = Store::read(path)?;
         for n in notes {
-            eprintln!("magichunt: {n}");
+            crate::say!("magichunt: {n}");
         }
         Ok(store)
     }

@@ -485,6 +485,25 @@ fn a_plain_and_a_black_magic_of_one_square_are_not_duplicates() {
     assert!(!stderr(&o).contains("collapsed"), "{}", text(&o));
 }
 
+#[test]
+fn a_closed_stderr_ends_no_run_with_a_panic() {
+    // `magichunt hunt 2>&1 | head -1` closes stderr after the first line; the progress lines
+    // that follow must not panic (exit 101) before the run saves.
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args(["hunt", "--threads", "1", "--time", "3s", "--piece", "bishop", "--store"])
+        .arg(&store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    assert!(Store::load(&store).unwrap().entries().count() > 0);
+}
+
 // 8. A mistyped --store.
 
 #[test]

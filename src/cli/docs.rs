@@ -44,7 +44,7 @@ pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             clap_mangen::generate_to(cmd, dir)
                 .with_context(|| format!("cannot write the pages into {}", dir.display()))?;
-            eprintln!("manual pages written to {}", dir.display());
+            crate::say!("manual pages written to {}", dir.display());
         }
         None => {
             let mut out = Vec::new();

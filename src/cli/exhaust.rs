@@ -124,7 +124,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
             .get("source")
             .and_then(|v| v.as_str())
             .unwrap_or("published");
-        eprintln!("note: {target} at {bits} bits is proven impossible by {source}; searching to reproduce it");
+        crate::say!("note: {target} at {bits} bits is proven impossible by {source}; searching to reproduce it");
     }
     let shard = args.shard;
     let plan = Plan::new(target, bits);
@@ -154,7 +154,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         args.threads
     };
     let len = shard.len(plan.tasks());
-    eprintln!(
+    crate::say!(
         "exhaust {target} at {bits} bits, part {shard}: period 2^{}, {len} of {} subtrees, {} done, {threads} threads",
         plan.period_bits(),
         plan.tasks(),
@@ -181,9 +181,9 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
             last_print = Instant::now();
             let line = progress_line(st, p, start_done);
             if tty {
-                eprint!("\r{line}\x1b[K");
+                crate::say_inline!("\r{line}\x1b[K");
             } else {
-                eprintln!("{line}");
+                crate::say!("{line}");
             }
         }
         if last_save.elapsed() >= CHECKPOINT && save_error.is_none() {
@@ -193,7 +193,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         }
     })?;
     if tty {
-        eprintln!();
+        crate::say!();
     }
     if let Some(e) = save_error {
         return Err(e).context("checkpoint failed");
@@ -209,7 +209,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     store.save(path)?;
     if let Some(p) = last {
         let secs = p.elapsed.as_secs_f64().max(1e-9);
-        eprintln!(
+        crate::say!(
             "this run: {} partial magics tested in {:.1} s at {threads} threads ({:.2} M/s, {:.2} M/s per thread)",
             p.nodes_seen,
             secs,
@@ -257,7 +257,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
 /// Says which leftover temporary files taking the lock removed.
 pub(super) fn removed_note(lock: &StoreLock) {
     for f in lock.removed() {
-        eprintln!(
+        crate::say!(
             "magichunt: removed {}, left by a process killed while saving",
             f.display()
         );
@@ -356,9 +356,10 @@ fn report_finished(store: &Store, target: Target, bits: u32, shard: Shard, st: &
     let x = store
         .exhaust(target, bits, shard.count)
         .expect("just recorded");
-    eprintln!(
+    crate::say!(
         "part {shard}: {} partial magics tested in {:.2} thread-seconds in all",
-        st.tally.nodes, st.seconds
+        st.tally.nodes,
+        st.seconds
     );
     if !x.complete() {
         let done: Vec<String> = x

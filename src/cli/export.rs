@@ -77,10 +77,10 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     }
     if args.format == Format::Json {
         if args.with_lookup {
-            eprintln!("--with-lookup adds code to Rust and C only; the JSON export has none");
+            crate::say!("--with-lookup adds code to Rust and C only; the JSON export has none");
         }
         if args.prefix.is_some() {
-            eprintln!("--prefix names the Rust and C items only; the JSON export has none");
+            crate::say!("--prefix names the Rust and C items only; the JSON export has none");
         }
     }
     let (tables, source) = match &args.packed {
@@ -97,7 +97,7 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
-    eprintln!(
+    crate::say!(
         "{} layout, {} magics: {}",
         match layout {
             Layout::Fancy => "2^bits",
@@ -120,14 +120,14 @@ fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, So
     }
     let store = Store::load(&args.store)?;
     if missing {
-        eprintln!(
+        crate::say!(
             "{}: no such store; every square is filled at popcount bits (--allow-missing)",
             args.store.display()
         );
     }
     let tables = Tables::build(&store, layout, args.formula)?;
     for s in tables.filled() {
-        eprintln!(
+        crate::say!(
             "{}: not in the store{}; filled with a {}-bit magic {} found now",
             s.entry.target,
             match args.formula {
@@ -139,7 +139,7 @@ fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, So
         );
     }
     if let Some(p) = &tables.packed {
-        eprintln!("packed by {}", p.how);
+        crate::say!("packed by {}", p.how);
     }
     Ok((
         tables,

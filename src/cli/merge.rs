@@ -53,7 +53,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         let copied =
             copy_certificates(&store, real, out).with_context(|| format!("cannot merge {name}"))?;
         if copied > 0 {
-            eprintln!(
+            crate::say!(
                 "{name}: copied {copied} certificates to {}",
                 certificate_dir(out).display()
             );
@@ -61,7 +61,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         stores.push((store, name));
     }
     if out_too {
-        eprintln!(
+        crate::say!(
             "magichunt: {} exists and is not among the inputs: merging it in first",
             args.out.display()
         );

@@ -121,7 +121,7 @@ pub fn parse_args() -> Opts {
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("magichunt: {first} (see --help)");
+            crate::say!("magichunt: {first} (see --help)");
             std::process::exit(2);
         }
     }

@@ -88,7 +88,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             let store = Store::load(&args.store)?;
             let (entries, filled) = complete(&store, args.formula)?;
             for t in &filled {
-                eprintln!(
+                crate::say!(
                     "magichunt: the store has no {} magic for {t}: filled at popcount bits",
                     args.formula
                 );
@@ -106,7 +106,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     };
     let (mut table, mut fill, packing) =
         pack_entries(&entries, start.as_deref(), &opts, stop.flag())?;
-    eprintln!(
+    crate::say!(
         "magichunt: {} squares from {source}: fancy {} entries, tight {}; packed {} by first-fit decreasing{}, {} after {} ruin-and-recreate steps ({} slots used, {} shared), {}",
         entries.len(),
         per_square_size(Layout::Fancy, &entries),
@@ -161,7 +161,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             t.meta = meta(packing.steps, Some(&note));
             match write(&args.out, &t.to_json(f)) {
                 Ok(()) => {
-                    eprintln!(
+                    crate::say!(
                         "magichunt: {} entries ({} KiB), {} slots used, after {}: saved",
                         f.size,
                         kib(f.size),
@@ -185,7 +185,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         fill = f;
         write(&args.out, &table.to_json(&fill))?;
     }
-    eprintln!(
+    crate::say!(
         "magichunt: packed table of {} entries ({} KiB), {} slots used, checked by filling every subset of every square; written to {}",
         fill.size,
         kib(fill.size),

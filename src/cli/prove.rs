@@ -130,7 +130,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         if q.formula != Formula::Plain {
             bail!("the exhaustive search settles plain magics only (a black magic has no period to enumerate): use --method sat");
         }
-        eprintln!("prove {q}: by exhaustive search (magichunt exhaust)");
+        crate::say!("prove {q}: by exhaustive search (magichunt exhaust)");
         return super::exhaust::run(exhaust_args(
             target,
             q.bits,
@@ -157,7 +157,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;
     let cnf = cnf_of(q, part_cube);
-    eprintln!(
+    crate::say!(
         "prove {q}, part {shard}: SAT ({}, {ENCODING}): {} variables, {} clauses",
         solver::name(),
         cnf.vars,
@@ -178,9 +178,9 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
             rate
         );
         if tty {
-            eprint!("\r{line}\x1b[K");
+            crate::say_inline!("\r{line}\x1b[K");
         } else {
-            eprintln!("{line}");
+            crate::say!("{line}");
         }
     };
     let dir = certificate_dir(path);
@@ -195,7 +195,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         },
     )?;
     if tty {
-        eprint!("\r\x1b[K");
+        crate::say_inline!("\r\x1b[K");
         let _ = std::io::stderr().flush();
     }
     if matches!(settled.verdict, Verdict::Unknown) && stop.signalled() {
@@ -369,7 +369,7 @@ fn emit_cnf(q: Question, shard: Shard, path: &Path) -> anyhow::Result<Outcome> {
     } else {
         write_atomic(path, &text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    eprintln!(
+    crate::say!(
         "{q}, part {shard}: {} variables, {} clauses, sha256 {} ({ENCODING})",
         cnf.vars,
         cnf.clauses,

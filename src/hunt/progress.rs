@@ -79,7 +79,7 @@ impl Progress {
             Progress::Bars { multi, .. } => {
                 let _ = multi.println(text);
             }
-            Progress::Plain => eprintln!("{text}"),
+            Progress::Plain => crate::say!("{text}"),
         }
     }
 
