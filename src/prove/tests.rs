@@ -78,7 +78,10 @@ fn black_models_match_brute_force_under_a_cube() {
         .map(|hi| hi << 48 | low)
         .filter(|&m| magic::verify_pairs_with(&occ, 5, Formula::Black, m).is_ok())
         .collect();
-    assert!(brute.contains(&known), "the drawn magic is under its own cube");
+    assert!(
+        brute.contains(&known),
+        "the drawn magic is under its own cube"
+    );
     assert_eq!(sat, brute);
 }
 
