@@ -20,6 +20,9 @@ use super::bits::Set;
 use super::{layers, low_mask, Layer, Out, Plan};
 use crate::magic::index_masked;
 
+/// Subsets checked between looks at whether any value is left.
+const CHUNK: usize = 8;
+
 /// One level: its geometry, the values it may take, and its subsets with `u8` attack ids.
 #[derive(Clone, Debug)]
 struct Lv<W> {
@@ -110,9 +113,11 @@ impl<'p, W: Set> WordSearch<'p, W> {
         let lv = &self.levels[depth];
         let free = !self.occupied;
         let mut acc = lv.steps;
-        for &(occ, a) in &lv.subsets {
-            let i = index(occ, m, self.shift);
-            acc &= (free | self.holds[usize::from(a)]).rotr(i);
+        for chunk in lv.subsets.chunks(CHUNK) {
+            for &(occ, a) in chunk {
+                let i = index(occ, m, self.shift);
+                acc &= (free | self.holds[usize::from(a)]).rotr(i);
+            }
             if acc.is_empty() {
                 break;
             }
@@ -237,10 +242,14 @@ impl<'p, W: Set> WordSearch<'p, W> {
             for low in 0..1u64 << lhl {
                 let m = m1 | low << lfrom;
                 let mut acc = self.levels[last].steps;
-                for &(occ, a) in &self.levels[last].subsets {
-                    let i = index(occ, m, self.shift);
-                    let a = usize::from(a);
-                    acc &= self.good[a].rotr(i) & !self.taken[a].rotr(i.wrapping_sub(p));
+                // Looks at `acc` only between runs of CHUNK subsets: the look that ends the
+                // loop is a mispredicted branch, dearer than the few checks it would save.
+                for chunk in self.levels[last].subsets.chunks(CHUNK) {
+                    for &(occ, a) in chunk {
+                        let i = index(occ, m, self.shift);
+                        let a = usize::from(a);
+                        acc &= self.good[a].rotr(i) & !self.taken[a].rotr(i.wrapping_sub(p));
+                    }
                     if acc.is_empty() {
                         break;
                     }
