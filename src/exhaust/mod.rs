@@ -14,6 +14,7 @@
 //! Tasks are independent, deterministic and searched in a fixed order, so a part of the space
 //! (a shard, see [`shard`]) is a list of tasks and a checkpoint is a position in that list.
 
+pub mod bench;
 mod bits;
 mod ring;
 pub mod run;
