@@ -1,9 +1,11 @@
-//! `magichunt bench`: the fixed, seeded speed workload.
+//! `magichunt bench`: the fixed, seeded speed workload; `bench --exhaust`: whole-period
+//! enumerations with known counts.
 
 use clap::Args;
 
 use super::Outcome;
 use crate::bench::{self, BenchConfig, Figures};
+use crate::exhaust::bench::{self as exhaust_bench, Figure, CASES};
 
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
@@ -14,18 +16,28 @@ pub struct BenchArgs {
     /// Measure with N threads only (default: 1 and all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Repetitions of every figure; the median is reported.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=100))]
-    reps: u64,
+    /// Repetitions of every figure; the median is reported [default: 5, 1 with --exhaust].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100))]
+    reps: Option<u64>,
     /// Repetitions of the reduced-bishop workload (tens of seconds each); 0 skips it.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=100))]
     reps_reduced: u64,
+    /// Time whole-period exhaustive enumerations on one thread instead: a fixed set of targets,
+    /// each count of magics checked against the known one (a mismatch is an error).
+    #[arg(long, conflicts_with_all = ["threads", "reps_reduced"])]
+    exhaust: bool,
+    /// With --exhaust, only the targets that take seconds (skips bishop h2 and rook h7 at 10).
+    #[arg(long, requires = "exhaust")]
+    quick: bool,
 }
 
 /// Runs `bench`.
 pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
+    if args.exhaust {
+        return run_exhaust(args);
+    }
     let mut config = BenchConfig {
-        reps: args.reps as usize,
+        reps: args.reps.unwrap_or(5) as usize,
         reduced_reps: args.reps_reduced as usize,
         ..BenchConfig::default()
     };
@@ -64,6 +76,42 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// Runs `bench --exhaust`: one line per target as it finishes.
+fn run_exhaust(args: &BenchArgs) -> anyhow::Result<Outcome> {
+    let reps = args.reps.unwrap_or(1) as usize;
+    if !args.json {
+        println!(
+            "{:<15} {:>6} {:>12} {:>8} {:>14} {:>9} {:>9} {:>12}",
+            "target", "period", "magics", "tightest", "partial", "wall_s", "cpu_s", "partial/s"
+        );
+    }
+    for case in CASES.iter().filter(|c| c.quick || !args.quick) {
+        let f = exhaust_bench::run_case(case, reps)?;
+        if args.json {
+            println!("{}", serde_json::to_string(&f)?);
+        } else {
+            print_exhaust_row(&f);
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+fn print_exhaust_row(f: &Figure) {
+    let tightest = f.tightest.map_or("-".to_string(), |t| t.to_string());
+    let cpu = f.cpu_seconds.map_or("-".to_string(), |c| format!("{c:.2}"));
+    println!(
+        "{:<15} {:>6} {:>12} {:>8} {:>14} {:>9.2} {:>9} {:>12.3e}",
+        f.target,
+        format!("2^{}", f.period_bits),
+        f.magics,
+        tightest,
+        f.nodes,
+        f.seconds,
+        cpu,
+        f.nodes_per_s
+    );
+}
+
 fn print_row(f: &Figures) {
     println!(
         "{:>7} {:>14.0} {:>14.0} {:>8.1} {:>14.0} {:>8.1} {:>14.0} {:>14.0} {:>8.1} {:>9.4} {:>9.3}",
@@ -93,5 +141,10 @@ mod tests {
         assert!(Opts::try_parse_from(["mh", "bench", "--reps-reduced", "0"]).is_ok());
         assert!(Opts::try_parse_from(["mh", "bench", "--threads", "0"]).is_err());
         assert!(Opts::try_parse_from(["mh", "bench", "--reps", "0"]).is_err());
+        assert!(
+            Opts::try_parse_from(["mh", "bench", "--exhaust", "--quick", "--reps", "3"]).is_ok()
+        );
+        assert!(Opts::try_parse_from(["mh", "bench", "--quick"]).is_err());
+        assert!(Opts::try_parse_from(["mh", "bench", "--exhaust", "--threads", "2"]).is_err());
     }
 }

@@ -14,13 +14,16 @@
 //! Tasks are independent, deterministic and searched in a fixed order, so a part of the space
 //! (a shard, see [`shard`]) is a list of tasks and a checkpoint is a position in that list.
 
+pub mod bench;
+mod bits;
+mod ring;
 pub mod run;
 pub mod shard;
+mod word;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::attacks::Occupancies;
-use crate::magic;
 use crate::piece::Target;
 
 /// The most task bits: 2^18 tasks is fine-grained enough for many machines and for
@@ -46,6 +49,8 @@ pub struct Plan {
     task_bits: u32,
     levels: Vec<Level>,
     empty_att: u16,
+    /// Distinct attack sets (ids `1..=attacks`).
+    attacks: u16,
 }
 
 impl Plan {
@@ -104,6 +109,7 @@ impl Plan {
             task_bits: period_bits.min(MAX_TASK_BITS),
             levels,
             empty_att: id(empty.1),
+            attacks: u16::try_from(atts.len()).expect("at most 4096 attack sets"),
         }
     }
 
@@ -179,37 +185,144 @@ pub struct Stopped {
     pub nodes: u64,
 }
 
-/// A worker's state: the slot table with an undo log, reused for every task.
-#[derive(Clone, Debug)]
-pub struct Searcher<'p> {
-    plan: &'p Plan,
-    shift: u32,
-    slots: Vec<u16>,
-    undo: Vec<u16>,
-    tally: Tally,
-    task: u64,
-    task_mask: u64,
-    stopped: bool,
-    collect: Option<Vec<u64>>,
-}
-
 /// How often (in nodes) a worker looks at the stop flag.
 const POLL: u64 = 1 << 16;
+
+/// One level as a task of a plan sees it: the bits it leaves free and its subsets.
+///
+/// The level's free bits are `from .. from + w` (`from` is above the task bits). With `m` fixed
+/// below `from` and the free bits zero, subset `j` gets some index `i_j`; setting the free bits
+/// to `v` adds `v << (64 - w)` to every product (the lowest square's term; the others fall off
+/// the top), so when `w <= bits` every index moves by `v 2^(bits - w)` modulo the table: the
+/// level's subsets move *together*. When `w > bits` the low `hl = w - bits` free bits only
+/// carry into the index, and the high `bits` move it as before.
+#[derive(Clone, Debug)]
+pub(crate) struct Layer {
+    /// First free bit of `m`.
+    from: u32,
+    /// Free bits.
+    w: u32,
+    /// `min(w, bits)`: the bits that move the indices.
+    u: u32,
+    /// `w - u`: the free bits below them that only carry.
+    hl: u32,
+    /// `bits - u`: one step of the level moves an index by `2^kb`.
+    kb: u32,
+    /// One past the level's last bit of `m` (for the task's share of it).
+    hi: u32,
+    /// The level's subsets, those whose attack set appears in no earlier level first (they
+    /// need an empty slot, so they prune the most).
+    subsets: Vec<(u64, u16)>,
+}
+
+/// The levels of `plan` for its task bits.
+fn layers(plan: &Plan) -> Vec<Layer> {
+    let mut seen = vec![false; usize::from(plan.attacks) + 1];
+    seen[usize::from(plan.empty_att)] = true;
+    plan.levels
+        .iter()
+        .map(|l| {
+            let from = l.lo.max(plan.task_bits).min(l.hi);
+            let w = l.hi - from;
+            let u = w.min(plan.bits);
+            let (new, old): (Vec<_>, Vec<_>) =
+                l.subsets.iter().partition(|s| !seen[usize::from(s.1)]);
+            for s in &l.subsets {
+                seen[usize::from(s.1)] = true;
+            }
+            Layer {
+                from,
+                w,
+                u,
+                hl: w - u,
+                kb: plan.bits - u,
+                hi: l.hi,
+                subsets: new.into_iter().chain(old).collect(),
+            }
+        })
+        .collect()
+}
+
+/// What a task gave so far, shared by the engines.
+#[derive(Clone, Debug, Default)]
+struct Out {
+    tally: Tally,
+    collect: Option<Vec<u64>>,
+    stopped: bool,
+}
+
+impl Out {
+    /// Counts `n` nodes and looks at `stop` when a multiple of [`POLL`] is crossed.
+    #[inline]
+    fn nodes(&mut self, n: u64, stop: &AtomicBool) {
+        let before = self.tally.nodes;
+        self.tally.nodes += n;
+        if before / POLL != self.tally.nodes / POLL && stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// Whether a magic whose highest slot is at least `low` could beat the best so far.
+    #[inline]
+    fn could_improve(&self, low: u32) -> bool {
+        self.tally.best.is_none_or(|b| low <= b.max_index)
+    }
+
+    /// Offers a magic as the best (it is counted elsewhere).
+    #[inline]
+    fn offer(&mut self, max_index: u32, magic: u64) {
+        let b = Best { max_index, magic };
+        if self.tally.best.is_none_or(|old| b < old) {
+            self.tally.best = Some(b);
+        }
+    }
+}
+
+/// The engine that fits the table: one machine word for 8 to 64 slots, rings otherwise.
+#[derive(Clone, Debug)]
+enum Engine<'p> {
+    B3(word::WordSearch<'p, u8>),
+    B4(word::WordSearch<'p, u16>),
+    B5(word::WordSearch<'p, u32>),
+    B6(word::WordSearch<'p, u64>),
+    Ring(ring::RingSearch<'p>),
+}
+
+/// A worker's state, reused for every task.
+#[derive(Clone, Debug)]
+pub struct Searcher<'p> {
+    engine: Engine<'p>,
+    out: Out,
+    task_mask: u64,
+}
 
 impl<'p> Searcher<'p> {
     /// A searcher for `plan`.
     #[must_use]
     pub fn new(plan: &'p Plan) -> Searcher<'p> {
+        let word = plan.attacks < 255;
+        let engine = match plan.bits {
+            3 if word => Engine::B3(word::WordSearch::new(plan)),
+            4 if word => Engine::B4(word::WordSearch::new(plan)),
+            5 if word => Engine::B5(word::WordSearch::new(plan)),
+            6 if word => Engine::B6(word::WordSearch::new(plan)),
+            _ => Engine::Ring(ring::RingSearch::new(plan)),
+        };
         Searcher {
-            plan,
-            shift: 64 - plan.bits,
-            slots: vec![0; 1 << plan.bits],
-            undo: Vec::with_capacity(1 << 13),
-            tally: Tally::default(),
-            task: 0,
+            engine,
+            out: Out::default(),
             task_mask: (1u64 << plan.task_bits) - 1,
-            stopped: false,
-            collect: None,
+        }
+    }
+
+    /// A searcher that uses the ring engine whatever the table, to test one engine against
+    /// the other.
+    #[cfg(test)]
+    fn ring(plan: &'p Plan) -> Searcher<'p> {
+        Searcher {
+            engine: Engine::Ring(ring::RingSearch::new(plan)),
+            out: Out::default(),
+            task_mask: (1u64 << plan.task_bits) - 1,
         }
     }
 
@@ -219,99 +332,35 @@ impl<'p> Searcher<'p> {
     /// [`Stopped`] with the nodes tested so far when `stop` was set before it finished.
     pub fn run_task(&mut self, task: u64, stop: &AtomicBool) -> Result<Tally, Stopped> {
         debug_assert!(task <= self.task_mask);
-        self.task = task;
-        self.tally = Tally::default();
-        self.stopped = false;
-        self.slots.fill(0);
-        self.slots[0] = self.plan.empty_att;
-        self.undo.clear();
-        self.descend(0, 0, 0, stop);
-        if self.stopped {
+        self.out.tally = Tally::default();
+        self.out.stopped = false;
+        let out = &mut self.out;
+        match &mut self.engine {
+            Engine::B3(e) => e.run(task, out, stop),
+            Engine::B4(e) => e.run(task, out, stop),
+            Engine::B5(e) => e.run(task, out, stop),
+            Engine::B6(e) => e.run(task, out, stop),
+            Engine::Ring(e) => e.run(task, out, stop),
+        }
+        if self.out.stopped {
             Err(Stopped {
-                nodes: self.tally.nodes,
+                nodes: self.out.tally.nodes,
             })
         } else {
-            Ok(self.tally)
+            Ok(self.out.tally)
         }
     }
 
     /// Keeps every magic (reduced modulo the period) of the tasks run from now on; see
     /// [`Searcher::collected`].
     pub fn collect_magics(&mut self) {
-        self.collect.get_or_insert_with(Vec::new);
+        self.out.collect.get_or_insert_with(Vec::new);
     }
 
     /// The magics kept since [`Searcher::collect_magics`], in search order.
     #[must_use]
     pub fn collected(&self) -> &[u64] {
-        self.collect.as_deref().unwrap_or_default()
-    }
-
-    fn descend(&mut self, depth: usize, prefix: u64, max_index: u32, stop: &AtomicBool) {
-        let plan = self.plan;
-        let level = &plan.levels[depth];
-        let fixed_hi = level.hi.min(plan.task_bits);
-        let fixed = prefix | (self.task & low_mask(fixed_hi));
-        let from = level.lo.max(plan.task_bits).min(level.hi);
-        let count = 1u64 << (level.hi - from);
-        let last = depth + 1 == plan.levels.len();
-        for v in 0..count {
-            if self.stopped {
-                return;
-            }
-            self.tally.nodes += 1;
-            if self.tally.nodes.is_multiple_of(POLL) && stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-                return;
-            }
-            let m = fixed | v << from;
-            let mark = self.undo.len();
-            let Some(max) = self.place(&level.subsets, m, max_index, mark) else {
-                continue;
-            };
-            if last {
-                self.tally.magics += 1;
-                let b = Best {
-                    max_index: max,
-                    magic: m,
-                };
-                self.tally.best = Some(match self.tally.best {
-                    Some(old) if old < b => old,
-                    _ => b,
-                });
-                if let Some(c) = self.collect.as_mut() {
-                    c.push(m);
-                }
-            } else {
-                self.descend(depth + 1, m, max, stop);
-            }
-            for &i in &self.undo[mark..] {
-                self.slots[usize::from(i)] = 0;
-            }
-            self.undo.truncate(mark);
-        }
-    }
-
-    /// Places `subsets` under `m`; on a destructive collision undoes what it wrote and
-    /// returns `None`, else the new highest slot.
-    #[inline]
-    fn place(&mut self, subsets: &[(u64, u16)], m: u64, mut max: u32, mark: usize) -> Option<u32> {
-        for &(occ, att) in subsets {
-            let i = magic::index_masked(occ, m, self.shift);
-            let held = self.slots[i];
-            if held == 0 {
-                self.slots[i] = att;
-                self.undo.push(i as u16);
-                max = max.max(i as u32);
-            } else if held != att {
-                for &j in &self.undo[mark..] {
-                    self.slots[usize::from(j)] = 0;
-                }
-                self.undo.truncate(mark);
-                return None;
-            }
-        }
-        Some(max)
+        self.out.collect.as_deref().unwrap_or_default()
     }
 }
 

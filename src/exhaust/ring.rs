@@ -1,0 +1,392 @@
+//! The search for tables of more than 64 slots (and of 1 to 4): one residue class at a time.
+//!
+//! A level whose values move every index by `v 2^kb` keeps each subset in its residue class
+//! modulo `2^kb`, a *ring* of `2^u` slots (see [`super::Layer`]). So the table is kept, for
+//! every ring size a level uses, with each ring's slots contiguous; a subset is then tested
+//! for all the level's values at once by rotating one ring ([`Set`]), as in [`super::word`].
+//!
+//! Per level and value of its carry bits: the level's distinct (slot, attack set) pairs are
+//! listed (two different attack sets on one slot end the level there: it does not depend on
+//! the value), the values clear of the table are the AND of the pairs' rotated rings, and
+//! each value is placed and searched deeper. Before placing a large pattern, the next level
+//! is tried against the table as it is (a necessary condition: placing only fills slots) and
+//! for a collision among its own subsets; on rook tables that are nearly full this skips most
+//! placements.
+
+use std::sync::atomic::AtomicBool;
+
+use super::bits::{Set, Tiny, Wide};
+use super::{layers, low_mask, Layer, Out, Plan};
+use crate::magic::index_masked;
+
+/// Patterns at least this long are worth a look at the next level before placing them.
+const LOOK_AHEAD: usize = 32;
+/// Subsets of the next level tried against the table by that look.
+const LOOK_DRIVERS: usize = 8;
+
+/// Searches level `depth` (see [`level`]).
+type LevelFn = fn(&mut RingSearch<'_>, &mut Out, &AtomicBool, usize, u64, u32);
+/// Whether some value of level `depth` at `m` keeps its first subsets clear of the table.
+type ProbeFn = fn(&RingSearch<'_>, usize, u64) -> bool;
+
+/// Where one ring size keeps its copy of the table.
+#[derive(Copy, Clone, Debug)]
+struct Layout {
+    u: u32,
+    kb: u32,
+    /// Offset in `bits`: the occupied slots, then per attack id the slots holding it.
+    base: usize,
+}
+
+impl Layout {
+    /// Bit of slot `s`: ring `s mod 2^kb`, place `s / 2^kb` in it.
+    #[inline(always)]
+    fn pos(self, s: usize) -> usize {
+        ((s & ((1 << self.kb) - 1)) << self.u) | (s >> self.kb)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Lv {
+    layer: Layer,
+    layout: Layout,
+    /// The layouts of the deeper levels: what placing this level's pattern updates.
+    deeper: Vec<Layout>,
+    search: LevelFn,
+    probe: ProbeFn,
+}
+
+/// The ring search of one plan.
+#[derive(Clone, Debug)]
+pub(super) struct RingSearch<'p> {
+    plan: &'p Plan,
+    shift: u32,
+    /// Words of one slot set.
+    words: usize,
+    levels: Vec<Lv>,
+    task_part: Vec<u64>,
+    /// Attack id per slot (0: empty).
+    slots: Vec<u16>,
+    /// The table in every layout.
+    bits: Vec<u64>,
+    /// Slots written, in order, to be cleared.
+    undo: Vec<u16>,
+    /// Per level, its distinct (slot, attack id) pairs with the free bits zero.
+    patterns: Vec<Vec<(u16, u16)>>,
+    /// Per level, whether its pattern was built by the look from the level above.
+    prebuilt: Vec<bool>,
+    stamp: Vec<u32>,
+    owner: Vec<u16>,
+    epoch: u32,
+}
+
+impl<'p> RingSearch<'p> {
+    /// The ring search of `plan`.
+    pub(super) fn new(plan: &'p Plan) -> RingSearch<'p> {
+        let bits = plan.bits;
+        let words = (1usize << bits).div_ceil(64);
+        let block = (usize::from(plan.attacks) + 2) * words;
+        let mut sizes: Vec<u32> = Vec::new();
+        let mut levels: Vec<Lv> = layers(plan)
+            .into_iter()
+            .map(|layer| {
+                let k = sizes.iter().position(|&u| u == layer.u).unwrap_or_else(|| {
+                    sizes.push(layer.u);
+                    sizes.len() - 1
+                });
+                let layout = Layout {
+                    u: layer.u,
+                    kb: layer.kb,
+                    base: k * block,
+                };
+                let (search, probe) = kind(layer.u);
+                Lv {
+                    layer,
+                    layout,
+                    deeper: Vec::new(),
+                    search,
+                    probe,
+                }
+            })
+            .collect();
+        for d in 0..levels.len() {
+            let mut deeper: Vec<Layout> = Vec::new();
+            for l in &levels[d + 1..] {
+                if deeper.iter().all(|x| x.base != l.layout.base) {
+                    deeper.push(l.layout);
+                }
+            }
+            levels[d].deeper = deeper;
+        }
+        let n = levels.len();
+        RingSearch {
+            plan,
+            shift: 64 - bits,
+            words,
+            levels,
+            task_part: vec![0; n],
+            slots: vec![0; 1 << bits],
+            bits: vec![0; sizes.len() * block],
+            undo: Vec::with_capacity(1 << bits),
+            patterns: vec![Vec::new(); n],
+            prebuilt: vec![false; n],
+            stamp: vec![0; 1 << bits],
+            owner: vec![0; 1 << bits],
+            epoch: 0,
+        }
+    }
+
+    /// Searches task `task` into `out`.
+    pub(super) fn run(&mut self, task: u64, out: &mut Out, stop: &AtomicBool) {
+        let task_bits = self.plan.task_bits;
+        for (t, l) in self.task_part.iter_mut().zip(&self.levels) {
+            *t = task & low_mask(l.layer.hi.min(task_bits));
+        }
+        self.slots.fill(0);
+        self.bits.fill(0);
+        self.undo.clear();
+        self.prebuilt.fill(false);
+        let all: Vec<Layout> = self.levels.iter().map(|l| l.layout).collect();
+        self.set(0, self.plan.empty_att, &all);
+        out.nodes(1 << self.levels[0].layer.w, stop);
+        let search = self.levels[0].search;
+        search(self, out, stop, 0, 0, 0);
+    }
+
+    #[inline(always)]
+    fn set(&mut self, s: usize, a: u16, layouts: &[Layout]) {
+        self.slots[s] = a;
+        let h = (1 + usize::from(a)) * self.words;
+        for l in layouts {
+            let p = l.pos(s);
+            let bit = 1 << (p & 63);
+            self.bits[l.base + (p >> 6)] |= bit;
+            self.bits[l.base + h + (p >> 6)] |= bit;
+        }
+    }
+
+    #[inline(always)]
+    fn clear(&mut self, s: usize, layouts: &[Layout]) {
+        let h = (1 + usize::from(self.slots[s])) * self.words;
+        self.slots[s] = 0;
+        for l in layouts {
+            let p = l.pos(s);
+            let bit = !(1 << (p & 63));
+            self.bits[l.base + (p >> 6)] &= bit;
+            self.bits[l.base + h + (p >> 6)] &= bit;
+        }
+    }
+
+    /// Lists the distinct (slot, attack id) pairs of level `depth` at `m`; false if two
+    /// different attack sets share a slot.
+    fn build(&mut self, depth: usize, m: u64) -> bool {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+        let pat = &mut self.patterns[depth];
+        pat.clear();
+        for &(occ, a) in &self.levels[depth].layer.subsets {
+            let i = index_masked(occ, m, self.shift);
+            if self.stamp[i] == self.epoch {
+                if self.owner[i] != a {
+                    return false;
+                }
+            } else {
+                self.stamp[i] = self.epoch;
+                self.owner[i] = a;
+                pat.push((slot(i), a));
+            }
+        }
+        true
+    }
+
+    /// The values of level `depth` keeping `pairs` clear of the table.
+    #[inline(always)]
+    fn clear_of_table<R: Set>(&self, depth: usize, pairs: &[(u16, u16)]) -> R {
+        let l = self.levels[depth].layout;
+        let table = &self.bits[l.base..l.base + self.words];
+        let mut acc = !R::EMPTY;
+        for &(i, a) in pairs {
+            let i = usize::from(i);
+            let r = i & ((1 << l.kb) - 1);
+            let held = &self.bits[l.base + (1 + usize::from(a)) * self.words..][..self.words];
+            acc &= (!R::load(table, r) | R::load(held, r)).rotr((i >> l.kb) as u32);
+            if acc.is_empty() {
+                break;
+            }
+        }
+        acc
+    }
+
+    /// Places the pattern of `depth` moved by `by` slots (the filter has cleared it); returns
+    /// the new highest slot.
+    fn put(&mut self, depth: usize, by: usize, mut max: u32) -> u32 {
+        let layouts = std::mem::take(&mut self.levels[depth].deeper);
+        let pat = std::mem::take(&mut self.patterns[depth]);
+        let mask = self.slots.len() - 1;
+        for &(i, a) in &pat {
+            let s = (usize::from(i) + by) & mask;
+            max = max.max(u32::from(slot(s)));
+            if self.slots[s] == 0 {
+                self.set(s, a, &layouts);
+                self.undo.push(slot(s));
+            }
+        }
+        self.patterns[depth] = pat;
+        self.levels[depth].deeper = layouts;
+        max
+    }
+
+    /// Clears what was placed at `depth` since `mark`.
+    fn unput(&mut self, depth: usize, mark: usize) {
+        let layouts = std::mem::take(&mut self.levels[depth].deeper);
+        while self.undo.len() > mark {
+            let s = self.undo.pop().map_or(0, usize::from);
+            self.clear(s, &layouts);
+        }
+        self.levels[depth].deeper = layouts;
+    }
+
+    /// Whether level `depth` (at `m`, its free bits zero) may still hold a value: some value
+    /// keeps its first subsets clear of the table as it is, and its own subsets agree. Builds
+    /// its pattern when it has no carry bits.
+    fn worth(&mut self, depth: usize, m: u64) -> bool {
+        let l = &self.levels[depth];
+        let (from, hl, probe) = (l.layer.from, l.layer.hl, l.probe);
+        if !(0..1u64 << hl).any(|low| probe(self, depth, m | low << from)) {
+            return false;
+        }
+        if hl == 0 {
+            if !self.build(depth, m) {
+                return false;
+            }
+            self.prebuilt[depth] = true;
+        }
+        true
+    }
+}
+
+/// Searches level `depth` of `s` under `prefix`, the highest slot so far `max`; the nodes of
+/// the call are already counted. `R` is the level's ring.
+fn level<R: Set>(
+    s: &mut RingSearch<'_>,
+    out: &mut Out,
+    stop: &AtomicBool,
+    depth: usize,
+    prefix: u64,
+    max: u32,
+) {
+    let n = s.levels.len();
+    let fixed = prefix | s.task_part[depth];
+    let l = &s.levels[depth].layer;
+    let (from, hl, kb) = (l.from, l.hl, l.kb);
+    let prebuilt = std::mem::take(&mut s.prebuilt[depth]);
+    for low in 0..1u64 << hl {
+        if out.stopped {
+            return;
+        }
+        let m = fixed | low << from;
+        let built = prebuilt && hl == 0;
+        if !built && !s.build(depth, m) {
+            continue;
+        }
+        let values: R = s.clear_of_table(depth, &s.patterns[depth]);
+        if values.is_empty() {
+            continue;
+        }
+        let magic = |q: u32| m | u64::from(q) << (hl + from);
+        if depth + 1 == n {
+            count(s, out, depth, values, max, magic);
+            continue;
+        }
+        let next = depth + 1;
+        out.nodes(u64::from(values.count()) << s.levels[next].layer.w, stop);
+        let look = s.patterns[depth].len() >= LOOK_AHEAD;
+        let mut vs = values;
+        while !vs.is_empty() {
+            let q = vs.lowest();
+            vs = vs.without_lowest();
+            if look && !s.worth(next, magic(q) | s.task_part[next]) {
+                continue;
+            }
+            let mark = s.undo.len();
+            let top = s.put(depth, (q as usize) << kb, max);
+            let search = s.levels[next].search;
+            search(s, out, stop, next, magic(q), top);
+            s.unput(depth, mark);
+            s.prebuilt[next] = false;
+        }
+    }
+}
+
+/// Counts the magics `values` of the last level and offers the best.
+fn count<R: Set>(
+    s: &RingSearch<'_>,
+    out: &mut Out,
+    depth: usize,
+    values: R,
+    max: u32,
+    magic: impl Fn(u32) -> u64,
+) {
+    out.tally.magics += u64::from(values.count());
+    let pat = &s.patterns[depth];
+    let kb = s.levels[depth].layer.kb;
+    // A pair keeps its slot's residue modulo 2^kb whatever the value.
+    let low = pat
+        .iter()
+        .map(|&(i, _)| u32::from(i) & ((1 << kb) - 1))
+        .max();
+    if out.collect.is_none() && !out.could_improve(max.max(low.unwrap_or(0))) {
+        return;
+    }
+    let mask = s.slots.len() - 1;
+    let mut vs = values;
+    while !vs.is_empty() {
+        let q = vs.lowest();
+        vs = vs.without_lowest();
+        let by = (q as usize) << kb;
+        let top = pat.iter().map(|&(i, _)| (usize::from(i) + by) & mask).max();
+        out.offer(max.max(top.map_or(0, |t| u32::from(slot(t)))), magic(q));
+        if let Some(c) = out.collect.as_mut() {
+            c.push(magic(q));
+        }
+    }
+}
+
+/// The first [`LOOK_DRIVERS`] subsets of level `depth` at `m` against the table.
+fn probe<R: Set>(s: &RingSearch<'_>, depth: usize, m: u64) -> bool {
+    let subsets = &s.levels[depth].layer.subsets;
+    let mut pairs = [(0u16, 0u16); LOOK_DRIVERS];
+    let k = subsets.len().min(LOOK_DRIVERS);
+    for (p, &(occ, a)) in pairs.iter_mut().zip(subsets) {
+        *p = (slot(index_masked(occ, m, s.shift)), a);
+    }
+    !s.clear_of_table::<R>(depth, &pairs[..k]).is_empty()
+}
+
+/// The level function and probe for a ring of `2^u` slots.
+fn kind(u: u32) -> (LevelFn, ProbeFn) {
+    match u {
+        0 => (level::<Tiny<0>>, probe::<Tiny<0>>),
+        1 => (level::<Tiny<1>>, probe::<Tiny<1>>),
+        2 => (level::<Tiny<2>>, probe::<Tiny<2>>),
+        3 => (level::<u8>, probe::<u8>),
+        4 => (level::<u16>, probe::<u16>),
+        5 => (level::<u32>, probe::<u32>),
+        6 => (level::<u64>, probe::<u64>),
+        7 => (level::<Wide<2>>, probe::<Wide<2>>),
+        8 => (level::<Wide<4>>, probe::<Wide<4>>),
+        9 => (level::<Wide<8>>, probe::<Wide<8>>),
+        10 => (level::<Wide<16>>, probe::<Wide<16>>),
+        11 => (level::<Wide<32>>, probe::<Wide<32>>),
+        _ => (level::<Wide<64>>, probe::<Wide<64>>),
+    }
+}
+
+/// A slot (below 4096) as stored in patterns and the undo log.
+#[allow(clippy::cast_possible_truncation)]
+fn slot(i: usize) -> u16 {
+    i as u16
+}
