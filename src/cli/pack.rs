@@ -149,16 +149,21 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             spread: args.spread,
             pack_steps: 200,
         };
-        let note = format!(
-            "{} on {threads} threads, up to {} bits above each square's own, seed {}",
-            format_duration(limit),
-            args.spread,
-            args.seed
-        );
+        // What the hunt had done when the table was written: the time it ran, not its limit.
+        let hunt_start = std::time::Instant::now();
+        let note = || {
+            format!(
+                "{} (of at most {}) on {threads} threads, up to {} bits above each square's own, seed {}",
+                format_duration(hunt_start.elapsed()),
+                format_duration(limit),
+                args.spread,
+                args.seed
+            )
+        };
         let mut failed = None;
         let mut save = |t: &PackedTable, f: &crate::layout::Fill| -> bool {
             let mut t = t.clone();
-            t.meta = meta(packing.steps, Some(&note));
+            t.meta = meta(packing.steps, Some(&note()));
             match write(&args.out, &t.to_json(f)) {
                 Ok(()) => {
                     crate::say!(
@@ -181,7 +186,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             return Err(e);
         }
         table = t;
-        table.meta = meta(packing.steps, Some(&note));
+        table.meta = meta(packing.steps, Some(&note()));
         fill = f;
         write(&args.out, &table.to_json(&fill))?;
     }
