@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Runs `magichunt bench` and the yardstick (../shared/yardstick, built in a temporary copy)
-# side by side, interleaved, and prints medians and ratios: the figures for the README.
+# Runs `magichunt bench` and the yardstick (bench/yardstick: our own plain C magic finder, built
+# in a temporary copy) side by side, interleaved, and prints medians and ratios: the figures for
+# the README.
 #
 #   scripts/bench.sh [REPS]          # default 5 repetitions of each
 #
-# Environment: YARDSTICK (default ../shared/yardstick), MAGICHUNT (default: cargo build
-# --release and target/release/magichunt).
+# Environment: YARDSTICK (a folder with a Makefile that builds `baseline`; default
+# bench/yardstick in this repo), MAGICHUNT (default: cargo build --release and
+# target/release/magichunt).
 set -euo pipefail
 reps=${1:-5}
 here=$(cd "$(dirname "$0")/.." && pwd)
-yard_src=${YARDSTICK:-$here/../shared/yardstick}
+yard_src=${YARDSTICK:-$here/bench/yardstick}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
