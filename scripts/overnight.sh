@@ -2,7 +2,7 @@
 # Leave magichunt hunting overnight: nice'd, logging to a file beside the store, restarted
 # if it ever dies, stopped cleanly by Ctrl-C (or SIGTERM), which the hunt answers by saving.
 #
-#   scripts/overnight.sh                          # the open targets, results/best.json
+#   scripts/overnight.sh                          # the open targets, results/mine.json (git ignores it)
 #   scripts/overnight.sh --store /data/best.json  # another store
 #   scripts/overnight.sh -- --piece rook          # other hunt arguments instead of the preset
 #
@@ -13,7 +13,7 @@
 # 3600; the store on disk is its last checkpoint meanwhile).
 set -u
 
-store="results/best.json"
+store="results/mine.json"
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -492,7 +492,16 @@ fn a_closed_stderr_ends_no_run_with_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .args(["hunt", "--threads", "1", "--time", "3s", "--piece", "bishop", "--store"])
+        .args([
+            "hunt",
+            "--threads",
+            "1",
+            "--time",
+            "3s",
+            "--piece",
+            "bishop",
+            "--store",
+        ])
         .arg(&store)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -502,6 +511,80 @@ fn a_closed_stderr_ends_no_run_with_a_panic() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{status:?}");
     assert!(Store::load(&store).unwrap().entries().count() > 0);
+}
+
+/// Item 10: the README's first command (`hunt` with no `--store`) never writes the shipped
+/// store: it starts `results/mine.json` from it, and reading commands then read that one.
+#[test]
+fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("results")).unwrap();
+    let shipped = fixture_in(&dir.path().join("results"), "best.json");
+    let before = fs::read(&shipped).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_magichunt"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    // Nothing of the user's yet: reading commands read the shipped store.
+    let o = run(&["compare"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("results/best.json"),
+        "{}",
+        text(&o)
+    );
+    let o = run(&[
+        "hunt",
+        "--quiet",
+        "--threads",
+        "1",
+        "--piece",
+        "bishop",
+        "--time",
+        "2s",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("started results/mine.json from the shipped results/best.json"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        fs::read(&shipped).unwrap(),
+        before,
+        "the shipped store was rewritten"
+    );
+    let mine = Store::load(&dir.path().join("results/mine.json")).unwrap();
+    let shipped_store = Store::load(&shipped).unwrap();
+    for e in shipped_store.entries() {
+        let m = mine
+            .best_with(e.target, e.formula)
+            .expect("every shipped magic kept");
+        assert!(m.rank() <= e.rank(), "{}", e.target);
+    }
+    let o = run(&["compare"]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("results/mine.json"),
+        "{}",
+        text(&o)
+    );
+    // A second run resumes the user's store and says nothing about starting one.
+    let o = run(&[
+        "hunt",
+        "--quiet",
+        "--threads",
+        "1",
+        "--piece",
+        "bishop",
+        "--time",
+        "1s",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!stderr(&o).contains("started"), "{}", text(&o));
+    assert_eq!(fs::read(&shipped).unwrap(), before);
 }
 
 // 8. A mistyped --store.

@@ -154,7 +154,7 @@ fn pack_writes_a_checked_packed_table_and_resumes_from_it() {
 
 #[test]
 fn compare_shows_sizes_by_layout() {
-    let o = magichunt(&["compare"]);
+    let o = magichunt(&["compare", "--store", "results/best.json"]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     for want in [
@@ -169,7 +169,13 @@ fn compare_shows_sizes_by_layout() {
     ] {
         assert!(out.contains(want), "{want:?} in\n{out}");
     }
-    let md = text(&magichunt(&["compare", "--format", "markdown"]));
+    let md = text(&magichunt(&[
+        "compare",
+        "--store",
+        "results/best.json",
+        "--format",
+        "markdown",
+    ]));
     assert!(md.contains("| packed, black | "), "{md}");
     assert!(!md.contains("| packed, black | - |"), "{md}");
 }

@@ -22,7 +22,7 @@ pub enum Style {
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     /// The results store.
-    #[arg(long, default_value = "results/best.json")]
+    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
     store: PathBuf,
     /// `published` (the shipped records) or a FILE in the table format (write ./published
     /// for a file of that name).
@@ -43,15 +43,16 @@ pub struct CompareArgs {
 
 /// Runs `compare`.
 pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
+    let store_path = super::stores::for_reading(&args.store);
     let missing =
-        std::fs::metadata(&args.store).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+        std::fs::metadata(&store_path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
     if missing && !args.allow_missing {
         anyhow::bail!(
             "no store at {} (a mistyped --store? --allow-missing compares an empty store)",
-            args.store.display()
+            store_path.display()
         );
     }
-    let store = Store::load(&args.store)?;
+    let store = Store::load(&store_path)?;
     let theirs = if args.against == "published" {
         Theirs::published()
     } else {
@@ -66,7 +67,7 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         packed.push((name, table, fill));
     }
-    let report = Report::with_packed(&store, &args.store.display().to_string(), &theirs, &packed);
+    let report = Report::with_packed(&store, &store_path.display().to_string(), &theirs, &packed);
     let text = match args.format {
         Style::Text => render_text(&report),
         Style::Markdown => render_markdown(&report),

@@ -42,7 +42,7 @@ pub struct ExhaustArgs {
     #[arg(long, default_value = "1/1", value_parser = shard_arg)]
     shard: Shard,
     /// The results store holding progress, proofs and magics.
-    #[arg(long, default_value = "results/best.json")]
+    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
     store: PathBuf,
     /// Worker threads (0: all cores).
     #[arg(long, default_value_t = 0)]
@@ -101,6 +101,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
             "exhaust enumerates one period of plain magics; a black key (occ | !mask) is odd, so every bit of a black magic matters (period 2^64) and the low-bits-first search cannot prune: settle black questions with `magichunt prove --formula black` (SAT)"
         );
     }
+    super::stores::for_writing(&args.store)?;
     let path = args.store.as_path();
     let (mut store, _) =
         Store::read(path).with_context(|| format!("cannot use {}", path.display()))?;

@@ -22,7 +22,7 @@ pub struct ExportArgs {
     #[arg(long, value_parser = |s: &str| s.parse::<Format>())]
     format: Format,
     /// The results store to export; it must exist (see --allow-missing).
-    #[arg(long, default_value = "results/best.json")]
+    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
     store: PathBuf,
     /// Export even if the store does not exist: every square filled at popcount bits.
     #[arg(long)]
@@ -57,6 +57,7 @@ pub struct ExportArgs {
 
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
+    let store_path = super::stores::for_reading(&args.store);
     // Through symlinks: the export replaces the file a link names, and the link stays.
     let out = args
         .out
@@ -64,7 +65,7 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         .filter(|p| p.as_os_str() != "-")
         .map(|p| real_path(p));
     if let Some(path) = &out {
-        check_out(path, args.packed.as_ref().unwrap_or(&args.store))?;
+        check_out(path, args.packed.as_ref().unwrap_or(&store_path))?;
     }
     let layout = match (args.layout, args.tight) {
         (Some(l), _) => l,
@@ -111,18 +112,19 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
 
 /// The tables of the store's magics of `--formula` in `layout`, squares it lacks filled.
 fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, Source)> {
-    let missing = matches!(std::fs::metadata(&args.store), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    let store_path = super::stores::for_reading(&args.store);
+    let missing = matches!(std::fs::metadata(&store_path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
     if missing && !args.allow_missing {
         anyhow::bail!(
             "{}: no such store (--allow-missing exports popcount-filled tables from nothing)",
-            args.store.display()
+            store_path.display()
         );
     }
-    let store = Store::load(&args.store)?;
+    let store = Store::load(&store_path)?;
     if missing {
         crate::say!(
             "{}: no such store; every square is filled at popcount bits (--allow-missing)",
-            args.store.display()
+            store_path.display()
         );
     }
     let tables = Tables::build(&store, layout, args.formula)?;
@@ -143,7 +145,7 @@ fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, So
     }
     Ok((
         tables,
-        Source::of(&store, &args.store.display().to_string()),
+        Source::of(&store, &store_path.display().to_string()),
     ))
 }
 

@@ -63,7 +63,7 @@ pub struct HuntArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// The results store.
-    #[arg(long, default_value = "results/best.json")]
+    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
     store: PathBuf,
     /// No progress bars: one line per new best.
     #[arg(long)]
@@ -158,6 +158,7 @@ fn clock_seed() -> u64 {
 /// Runs `hunt`.
 pub(super) fn run(args: &HuntArgs) -> anyhow::Result<Outcome> {
     let cfg = HuntConfig::try_from(args)?;
+    super::stores::for_writing(&cfg.store)?;
     let stop = Stop::new();
     interrupt::install(&stop)?;
     let summary = hunt::run(&cfg, &stop)?;

@@ -13,6 +13,7 @@ mod merge;
 mod pack;
 mod prove;
 mod show;
+pub mod stores;
 mod verify;
 
 use clap::{Parser, Subcommand};

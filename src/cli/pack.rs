@@ -25,7 +25,7 @@ use crate::timefmt::{format_duration, parse_duration};
 #[derive(Debug, Args)]
 pub struct PackArgs {
     /// The results store whose magics are packed.
-    #[arg(long, default_value = "results/best.json")]
+    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
     store: PathBuf,
     /// Pack the store's magics of this formula (plain or black).
     #[arg(long, default_value = "plain", value_parser = formula_arg)]
@@ -60,6 +60,7 @@ pub struct PackArgs {
 
 /// Runs `pack`.
 pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
+    let store_path = super::stores::for_reading(&args.store);
     let time = args.time.as_deref().map(parse_duration).transpose()?;
     let hunt = args.hunt.as_deref().map(parse_duration).transpose()?;
     if [time, hunt].contains(&Some(Duration::ZERO)) {
@@ -85,7 +86,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             (entries, Some(offsets), path.display().to_string())
         }
         None => {
-            let store = Store::load(&args.store)?;
+            let store = Store::load(&store_path)?;
             let (entries, filled) = complete(&store, args.formula)?;
             for t in &filled {
                 crate::say!(
@@ -93,7 +94,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
                     args.formula
                 );
             }
-            (entries, None, args.store.display().to_string())
+            (entries, None, store_path.display().to_string())
         }
     };
     let stop = Stop::new();

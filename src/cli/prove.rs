@@ -63,7 +63,7 @@ pub struct ProveArgs {
     #[arg(long, value_enum, default_value = "auto")]
     method: Method,
     /// The results store; certificates go to `proofs/` beside it.
-    #[arg(long, default_value = "results/best.json")]
+    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
     store: PathBuf,
     /// Give up after this long (e.g. 10m): exit 1 with nothing recorded for the part.
     #[arg(long, value_parser = duration_arg)]
@@ -107,7 +107,7 @@ pub fn auto_method(question: Question) -> Method {
 /// Runs `prove`.
 pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     if args.campaign {
-        return list_campaign(&args.store);
+        return list_campaign(&super::stores::for_reading(&args.store));
     }
     let (Some(piece), Some(square), Some(bits)) = (args.piece, args.square, args.bits) else {
         bail!("--piece, --square and --bits are required");
@@ -120,7 +120,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         return emit_cnf(q, shard, path);
     }
     if args.check_certificates {
-        return check_certificates(q, &args.store);
+        return check_certificates(q, &super::stores::for_reading(&args.store));
     }
     let method = match args.method {
         Method::Auto => auto_method(q),
@@ -141,6 +141,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
             args.recheck,
         ));
     }
+    super::stores::for_writing(&args.store)?;
     let path = args.store.as_path();
     let name = path.display().to_string();
     // The lock resolves the store to its real file: load and save that one.
