@@ -30,7 +30,7 @@ json() { sed -e "s/.*\"$1\":\([^,}]*\).*/\1/"; }
 for ((i = 0; i < reps; i++)); do
     "$tmp/yard/baseline" rook 0 11 40000000 1 >"$tmp/yr.$i" || true
     "$tmp/yard/baseline" bishop 27 8 80000000 1 >"$tmp/yb.$i" || true
-    "$tmp/yard/baseline" all 1 | tail -1 >"$tmp/ya.$i"
+    "$tmp/yard/baseline" all "$((i + 1))" | tail -1 >"$tmp/ya.$i"
     "$MAGICHUNT" bench --json --reps 1 --threads 1 >"$tmp/m1.$i"
     if ((cores > 1)); then "$MAGICHUNT" bench --json --reps 1 --threads "$cores" >"$tmp/mn.$i"; fi
 done
