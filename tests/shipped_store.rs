@@ -51,3 +51,34 @@ fn shipped_store_is_complete_verified_and_says_how_each_magic_was_found() {
         assert!(store.work(t).0 > 0, "{t}: no effort recorded");
     }
 }
+
+/// Issue 13, trust (d): wherever the shipped store holds both a finished SAT settlement and a
+/// finished exhaustive search of one question (a second method, run on purpose), they agree,
+/// and there is at least one such question.
+#[test]
+fn shipped_sat_and_exhaustive_answers_agree() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/best.json");
+    let store = Store::load(&path).expect("the shipped store loads");
+    let mut both = 0;
+    for s in store.sats() {
+        if s.settled() < s.shards as usize || s.question.formula != magichunt::Formula::Plain {
+            continue;
+        }
+        let exists_by_sat = !s.proves_none();
+        let q = s.question;
+        for x in store
+            .exhausts()
+            .filter(|x| x.target == q.target && x.bits == q.bits && x.complete())
+        {
+            both += 1;
+            assert_eq!(
+                x.magics() > 0,
+                exists_by_sat,
+                "{} at {} bits: SAT and exhaust disagree",
+                q.target,
+                q.bits
+            );
+        }
+    }
+    assert!(both > 0, "no question settled by both methods");
+}
