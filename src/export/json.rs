@@ -13,7 +13,6 @@ use crate::piece::Piece;
 use crate::question::Formula;
 use crate::table::entry_wire;
 use crate::table::wire::TableWire;
-use crate::table::VERSION;
 
 /// Renders the JSON export; it loads back as a table (`verify --file` accepts it).
 pub(super) fn render(layout: &Tables, header: &[String]) -> String {
@@ -57,15 +56,7 @@ pub(super) fn render(layout: &Tables, header: &[String]) -> String {
             w
         })
         .collect();
-    let wire = TableWire {
-        version: VERSION,
-        meta,
-        entries,
-        proofs: Vec::new(),
-        effort: Vec::new(),
-        exhaust: Vec::new(),
-        sat: Vec::new(),
-    };
+    let wire = TableWire::of_entries(meta, entries);
     let mut s = serde_json::to_string_pretty(&wire).expect("export serializes");
     s.push('\n');
     s

@@ -12,7 +12,7 @@ use super::{Layout, LayoutError};
 use crate::export::kib;
 use crate::question::Formula;
 use crate::table::wire::TableWire;
-use crate::table::{entry_wire, Entry, Table, VERSION};
+use crate::table::{entry_wire, Entry, Table};
 
 /// One square of a packed table.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,15 +189,7 @@ impl PackedTable {
                 w
             })
             .collect();
-        let wire = TableWire {
-            version: VERSION,
-            meta,
-            entries,
-            proofs: Vec::new(),
-            effort: Vec::new(),
-            exhaust: Vec::new(),
-            sat: Vec::new(),
-        };
+        let wire = TableWire::of_entries(meta, entries);
         let mut s = serde_json::to_string_pretty(&wire).expect("a packed table serializes");
         s.push('\n');
         s

@@ -73,18 +73,7 @@ pub fn search_within(
         Formula::Plain => prefilter(pad.target(), pad.bits(), family),
         Formula::Black => 0,
     };
-    let period = pad.period_bits();
-    family.with_draw(
-        period,
-        Trial {
-            pad,
-            rng,
-            n,
-            stop,
-            filter,
-            limit,
-        },
-    )
+    trials(pad, family, rng, n, stop, filter, limit)
 }
 
 /// [`search`] with an explicit pre-filter: candidates whose `mask * magic` has fewer than
@@ -100,6 +89,19 @@ pub fn search_filtered(
     stop: &AtomicBool,
     filter: u32,
 ) -> Batch {
+    trials(pad, family, rng, n, stop, filter, None)
+}
+
+/// Up to `n` trials of `family` on `pad` with the pre-filter and span limit given.
+fn trials(
+    pad: &mut Scratchpad,
+    family: &Family,
+    rng: &mut Xoshiro256PlusPlus,
+    n: u64,
+    stop: &AtomicBool,
+    filter: u32,
+    limit: Option<u32>,
+) -> Batch {
     let period = pad.period_bits();
     family.with_draw(
         period,
@@ -109,7 +111,7 @@ pub fn search_filtered(
             n,
             stop,
             filter,
-            limit: None,
+            limit,
         },
     )
 }

@@ -38,6 +38,22 @@ pub struct TableWire {
     pub sat: Vec<super::sat::SatWire>,
 }
 
+impl TableWire {
+    /// A table of entries only (an export, a packed table): no proofs or work records.
+    #[must_use]
+    pub fn of_entries(meta: BTreeMap<String, Value>, entries: Vec<EntryWire>) -> TableWire {
+        TableWire {
+            version: super::VERSION,
+            meta,
+            entries,
+            proofs: Vec::new(),
+            effort: Vec::new(),
+            exhaust: Vec::new(),
+            sat: Vec::new(),
+        }
+    }
+}
+
 /// One magic of a table.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EntryWire {
