@@ -595,6 +595,8 @@ fn a_missing_store_is_an_error_for_compare_and_announced_by_hunt() {
     let store = dir.path().join("typo.json");
     let s = store.to_str().unwrap();
     refused(&mh(&["compare", "--store", s]), "no store at");
+    refused(&mh(&["pack", "--store", s]), "no store at");
+    assert!(!store.exists(), "pack wrote nothing");
     let o = mh(&["compare", "--store", s, "--allow-missing"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let o = hunt(

@@ -86,6 +86,12 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             (entries, Some(offsets), path.display().to_string())
         }
         None => {
+            if !store_path.exists() {
+                bail!(
+                    "no store at {} (a mistyped --store? pack needs magics to pack)",
+                    store_path.display()
+                );
+            }
             let store = Store::load(&store_path)?;
             let (entries, filled) = complete(&store, args.formula)?;
             for t in &filled {
