@@ -118,7 +118,7 @@ impl Store {
                 "exhaust records for {} at {} bits in {} parts",
                 x.target, x.bits, x.shards
             ));
-            store.unite_exhaust(x);
+            store.unite_exhaust(x, name, name)?;
         }
         for x in table.sat {
             seen(format!(
@@ -369,14 +369,22 @@ impl Store {
         self.exhaust.values()
     }
 
-    /// The record of (`target`, `bits`, `shards`), created empty if absent.
-    pub fn exhaust_mut(&mut self, target: Target, bits: u32, shards: u32) -> &mut Exhaust {
+    /// The record of (`target`, `bits`, `shards`), created empty with `task_bits` if absent
+    /// (an existing record keeps its own).
+    pub fn exhaust_mut(
+        &mut self,
+        target: Target,
+        bits: u32,
+        shards: u32,
+        task_bits: u32,
+    ) -> &mut Exhaust {
         self.exhaust
             .entry((target, bits, shards))
             .or_insert_with(|| Exhaust {
                 target,
                 bits,
                 shards,
+                task_bits,
                 parts: BTreeMap::new(),
                 extra: BTreeMap::new(),
             })

@@ -291,3 +291,89 @@ fn a_store_in_use_by_a_live_process_is_refused_and_left_alone() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(!store.exists(), "nothing written");
 }
+
+/// A store's exhaust record, as JSON, of bishop d8 at 9 bits in `shards` parts.
+fn d8_record(task_bits: Option<u32>, shards: u32, parts: &str) -> String {
+    let split = task_bits.map_or(String::new(), |t| format!(r#""task_bits": {t}, "#));
+    format!(
+        r#"{{"version": 1, "entries": [], "exhaust": [{{"piece": "bishop", "square": "d8", "bits": 9, "shards": {shards}, {split}"parts": [{parts}]}}]}}"#
+    )
+}
+
+#[test]
+fn a_search_keeps_the_task_split_it_was_begun_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = target(Piece::Bishop, "d8");
+    let whole = magichunt::exhaust::search_all(&Plan::new(t, 9));
+    assert_eq!(whole.magics, 46_971_044);
+
+    // A new search of a short period cuts it into fewer tasks, and says so in the record.
+    let fresh = dir.path().join("fresh.json");
+    let o = exhaust(&fresh, "bishop", "d8", "9", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let s = Store::load(&fresh).unwrap();
+    let x = s.exhaust(t, 9, 1).unwrap();
+    assert_eq!((x.task_bits, x.magics()), (12, whole.magics));
+    assert!(std::fs::read_to_string(&fresh)
+        .unwrap()
+        .contains(r#""task_bits": 12"#));
+
+    // A search begun by an earlier build (no task_bits: 2^18 tasks) resumes with its split.
+    let old = Plan::new(t, 9).with_task_bits(18);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut searcher = Searcher::new(&old);
+    let mut begun = Tally::default();
+    let done = 100_000;
+    for j in 0..done {
+        let task = Shard::WHOLE.task_at(j, old.tasks());
+        begun.add(&searcher.run_task(task, &stop).unwrap());
+    }
+    let legacy = dir.path().join("legacy.json");
+    let part = format!(
+        r#"{{"shard": 1, "done": false, "cursor": "t18:{done}", "magics": {}, "nodes": {}, "seconds": 1.0}}"#,
+        begun.magics, begun.nodes
+    );
+    std::fs::write(&legacy, d8_record(None, 1, &part)).unwrap();
+    let o = exhaust(&legacy, "bishop", "d8", "9", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let s = Store::load(&legacy).unwrap();
+    let x = s.exhaust(t, 9, 1).unwrap();
+    assert_eq!((x.task_bits, x.magics()), (18, whole.magics));
+    assert!(!std::fs::read_to_string(&legacy)
+        .unwrap()
+        .contains("task_bits"));
+}
+
+#[test]
+fn parts_of_different_task_splits_are_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = |k: u32| {
+        format!(r#"{{"shard": {k}, "done": true, "magics": 5, "nodes": 9, "seconds": 1.0}}"#)
+    };
+    let a = dir.path().join("new-split.json");
+    let b = dir.path().join("old-split.json");
+    std::fs::write(&a, d8_record(Some(12), 2, &part(1))).unwrap();
+    std::fs::write(&b, d8_record(None, 2, &part(2))).unwrap();
+    let out = dir.path().join("out.json");
+    let o = magichunt(&[
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let msg = text(&o);
+    assert!(msg.contains("different tasks"), "{msg}");
+    assert!(
+        msg.contains("new-split.json") && msg.contains("old-split.json"),
+        "{msg}"
+    );
+    assert!(!out.exists());
+
+    // A record that names more task bits than any build uses is refused on load.
+    std::fs::write(&a, d8_record(Some(40), 2, &part(1))).unwrap();
+    let o = exhaust(&a, "bishop", "d8", "9", &["--shard", "2/2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("task_bits 40"), "{}", text(&o));
+}

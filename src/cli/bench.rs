@@ -13,7 +13,8 @@ pub struct BenchArgs {
     /// Print one JSON object per thread count (one per line) instead of a table.
     #[arg(long)]
     json: bool,
-    /// Measure with N threads only (default: 1 and all cores).
+    /// Measure with N threads only (default: 1 and all cores). With --exhaust: compare one
+    /// thread with N on every target (the speedup, median of back-to-back pairs).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     /// Repetitions of every figure; the median is reported [default: 5, 1 with --exhaust].
@@ -24,7 +25,7 @@ pub struct BenchArgs {
     reps_reduced: u64,
     /// Time whole-period exhaustive enumerations on one thread instead: a fixed set of targets,
     /// each count of magics checked against the known one (a mismatch is an error).
-    #[arg(long, conflicts_with_all = ["threads", "reps_reduced"])]
+    #[arg(long, conflicts_with = "reps_reduced")]
     exhaust: bool,
     /// With --exhaust, only the targets that take seconds (skips bishop h2 and rook h7 at 10).
     #[arg(long, requires = "exhaust")]
@@ -79,6 +80,9 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
 /// Runs `bench --exhaust`: one line per target as it finishes.
 fn run_exhaust(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let reps = args.reps.unwrap_or(1) as usize;
+    if let Some(n) = args.threads {
+        return run_exhaust_scaling(args, n as usize, reps);
+    }
     if !args.json {
         println!(
             "{:<15} {:>6} {:>12} {:>8} {:>14} {:>9} {:>9} {:>12}",
@@ -91,6 +95,28 @@ fn run_exhaust(args: &BenchArgs) -> anyhow::Result<Outcome> {
             println!("{}", serde_json::to_string(&f)?);
         } else {
             print_exhaust_row(&f);
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// Runs `bench --exhaust --threads N`: one thread against N on every target.
+fn run_exhaust_scaling(args: &BenchArgs, threads: usize, reps: usize) -> anyhow::Result<Outcome> {
+    if !args.json {
+        println!(
+            "{:<15} {:>7} {:>9} {:>9} {:>8}",
+            "target", "threads", "one_s", "many_s", "speedup"
+        );
+    }
+    for case in CASES.iter().filter(|c| c.quick || !args.quick) {
+        let s = exhaust_bench::run_scaling(case, threads, reps)?;
+        if args.json {
+            println!("{}", serde_json::to_string(&s)?);
+        } else {
+            println!(
+                "{:<15} {:>7} {:>9.2} {:>9.2} {:>7.2}x",
+                s.target, s.threads, s.one_s, s.many_s, s.speedup
+            );
         }
     }
     Ok(Outcome::Success)
@@ -145,6 +171,7 @@ mod tests {
             Opts::try_parse_from(["mh", "bench", "--exhaust", "--quick", "--reps", "3"]).is_ok()
         );
         assert!(Opts::try_parse_from(["mh", "bench", "--quick"]).is_err());
-        assert!(Opts::try_parse_from(["mh", "bench", "--exhaust", "--threads", "2"]).is_err());
+        assert!(Opts::try_parse_from(["mh", "bench", "--exhaust", "--threads", "2"]).is_ok());
+        assert!(Opts::try_parse_from(["mh", "bench", "--exhaust", "--reps-reduced", "1"]).is_err());
     }
 }

@@ -128,7 +128,6 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         crate::say!("note: {target} at {bits} bits is proven impossible by {source}; searching to reproduce it");
     }
     let shard = args.shard;
-    let plan = Plan::new(target, bits);
     let name = path.display().to_string();
     // One writer per store: take the lock, then read the store again under it. The lock
     // resolves the store to its real file: load and save that one.
@@ -136,10 +135,13 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     removed_note(&lock);
     let path = lock.store();
     store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
-    let part = store
-        .exhaust(target, bits, shard.count)
-        .and_then(|x| x.parts.get(&shard.index))
-        .cloned();
+    // A search already begun keeps the task split its parts were searched with.
+    let begun = store.exhaust(target, bits, shard.count);
+    let plan = match begun {
+        Some(x) => Plan::new(target, bits).with_task_bits(x.task_bits),
+        None => Plan::new(target, bits),
+    };
+    let part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
     if part.as_ref().is_some_and(|p| p.done) {
         println!("part {shard} of {target} at {bits} bits is already done");
         return Ok(Outcome::Success);
@@ -164,6 +166,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let cfg = RunConfig {
         threads,
         time_limit: args.time,
+        report: crate::exhaust::run::REPORT,
     };
     let tty = std::io::stderr().is_terminal();
     let every = if tty {
@@ -189,7 +192,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         }
         if last_save.elapsed() >= CHECKPOINT && save_error.is_none() {
             last_save = Instant::now();
-            record(&mut store, target, bits, shard, st, false);
+            record(&mut store, &plan, target, shard, st, false);
             save_error = store.save(path).err();
         }
     })?;
@@ -200,7 +203,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         return Err(e).context("checkpoint failed");
     }
     let finished = ending == Ending::Finished;
-    record(&mut store, target, bits, shard, &state, finished);
+    record(&mut store, &plan, target, shard, &state, finished);
     if finished {
         if let Some(b) = state.tally.best {
             offer(&mut store, target, bits, b, &run)?;
@@ -305,9 +308,16 @@ fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Resul
 }
 
 /// Writes the part's state into the store (not yet saved).
-fn record(store: &mut Store, target: Target, bits: u32, shard: Shard, st: &PartState, done: bool) {
-    let task_bits = Plan::new(target, bits).task_bits();
-    let x = store.exhaust_mut(target, bits, shard.count);
+fn record(
+    store: &mut Store,
+    plan: &Plan,
+    target: Target,
+    shard: Shard,
+    st: &PartState,
+    done: bool,
+) {
+    let (bits, task_bits) = (plan.bits(), plan.task_bits());
+    let x = store.exhaust_mut(target, bits, shard.count, task_bits);
     // Fields of the part this build does not know stay.
     let extra = x
         .parts

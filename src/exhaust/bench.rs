@@ -10,7 +10,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::run::{run_part, PartState, RunConfig, REPORT};
+use super::shard::Shard;
 use super::{search_all, Plan, Tally};
+use crate::interrupt::Stop;
 use crate::piece::{Piece, Target};
 use crate::square::Square;
 
@@ -109,6 +112,88 @@ pub enum ExhaustBenchError {
         /// Known.
         want: u64,
     },
+    /// The worker threads of a threaded run could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] std::io::Error),
+}
+
+/// How one case scales: the whole period with one thread and with `threads`, as `exhaust`
+/// runs it (chunks of tasks, credited in order).
+#[derive(Clone, Debug, Serialize)]
+pub struct Scaling {
+    /// `bishop d7 @5`.
+    pub target: String,
+    /// The thread count compared with one.
+    pub threads: usize,
+    /// Wall seconds with one thread (median).
+    pub one_s: f64,
+    /// Wall seconds with `threads` (median).
+    pub many_s: f64,
+    /// The median over the repetitions of one-thread wall time over `threads` wall time; each
+    /// repetition runs the two back to back, so a slow spell of a shared machine hits both.
+    pub speedup: f64,
+    /// Repetitions behind the medians.
+    pub reps: usize,
+}
+
+/// Enumerates the period of `case` with `threads` workers as `exhaust` does: the tally and
+/// the wall seconds.
+///
+/// # Errors
+/// When the threads cannot be started.
+pub fn enumerate_threaded(case: &Case, threads: usize) -> Result<(Tally, f64), std::io::Error> {
+    let plan = Plan::new(case.target(), case.bits);
+    let cfg = RunConfig {
+        threads,
+        time_limit: None,
+        report: REPORT,
+    };
+    let mut state = PartState::default();
+    let start = Instant::now();
+    run_part(
+        &plan,
+        Shard::WHOLE,
+        &mut state,
+        &cfg,
+        &Stop::new(),
+        |_, _| {},
+    )?;
+    Ok((state.tally, start.elapsed().as_secs_f64()))
+}
+
+/// Runs `case` `reps` times (at least once) with one thread and with `threads`, alternating,
+/// and checks both counts.
+///
+/// # Errors
+/// [`ExhaustBenchError::Count`] when a count of magics is not the known one;
+/// [`ExhaustBenchError::Threads`] when the threads cannot be started.
+pub fn run_scaling(case: &Case, threads: usize, reps: usize) -> Result<Scaling, ExhaustBenchError> {
+    let (mut ones, mut manys, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..reps.max(1) {
+        let mut pair = [0.0; 2];
+        for (k, n) in [1, threads].into_iter().enumerate() {
+            let (t, wall) = enumerate_threaded(case, n)?;
+            if t.magics != case.magics {
+                return Err(ExhaustBenchError::Count {
+                    target: case.name(),
+                    got: t.magics,
+                    want: case.magics,
+                });
+            }
+            pair[k] = wall;
+        }
+        ones.push(pair[0]);
+        manys.push(pair[1]);
+        ratios.push(pair[0] / pair[1].max(1e-9));
+    }
+    Ok(Scaling {
+        target: case.name(),
+        threads,
+        one_s: median(&mut ones),
+        many_s: median(&mut manys),
+        speedup: median(&mut ratios),
+        reps: ratios.len(),
+    })
 }
 
 /// Enumerates the period of `case` once on this thread: the tally, wall and CPU seconds.
@@ -193,6 +278,19 @@ mod tests {
             let (tally, _, _) = enumerate(case);
             assert_eq!(tally.magics, case.magics, "{}", case.name());
         }
+    }
+
+    /// The threaded run, as `exhaust` does it, finds what the one-thread search finds.
+    #[test]
+    fn a_threaded_enumeration_counts_the_same() {
+        let case = CASES
+            .iter()
+            .find(|c| c.piece == Piece::Bishop && c.square == "d8" && c.bits == 9)
+            .expect("in the table");
+        let (tally, _) = enumerate_threaded(case, 2).unwrap();
+        let plan = Plan::new(case.target(), case.bits);
+        assert_eq!(tally, search_all(&plan));
+        assert_eq!(tally.magics, case.magics);
     }
 
     #[test]

@@ -30,6 +30,19 @@ use crate::piece::Target;
 /// checkpoints, and cheap to walk.
 pub const MAX_TASK_BITS: u32 = 18;
 
+/// A task spans at least `2^MIN_TASK_SPAN` values of `m` (when the period allows): a task
+/// cannot share a collision found in its low levels with its neighbours, so each task pays
+/// for them again, and on a short period (bishop d8 at 9 bits, `2^26`) 2^18 tasks of 2^8
+/// values each spent a quarter of the time on that (1.38 s against 1.07 s with 2^12 tasks).
+pub const MIN_TASK_SPAN: u32 = 14;
+
+/// The task bits of a new search of a period of `2^period_bits`: at most [`MAX_TASK_BITS`],
+/// and tasks of at least `2^MIN_TASK_SPAN` values.
+#[must_use]
+pub fn default_task_bits(period_bits: u32) -> u32 {
+    period_bits.saturating_sub(MIN_TASK_SPAN).min(MAX_TASK_BITS)
+}
+
 /// One level of the search: the bits of `m` it fixes and the subsets they determine.
 #[derive(Clone, Debug)]
 struct Level {
@@ -106,7 +119,7 @@ impl Plan {
         Plan {
             bits,
             period_bits,
-            task_bits: period_bits.min(MAX_TASK_BITS),
+            task_bits: default_task_bits(period_bits),
             levels,
             empty_att: id(empty.1),
             attacks: u16::try_from(atts.len()).expect("at most 4096 attack sets"),
@@ -372,14 +385,18 @@ fn low_mask(bits: u32) -> u64 {
     }
 }
 
-/// Searches the whole period on one thread: the tally of every task.
+/// Searches the whole period on one thread, in the order `exhaust` takes the tasks of one
+/// part: the tally of every task.
 #[must_use]
 pub fn search_all(plan: &Plan) -> Tally {
     let stop = AtomicBool::new(false);
     let mut s = Searcher::new(plan);
     let mut total = Tally::default();
-    for t in 0..plan.tasks() {
-        let tally = s.run_task(t, &stop).expect("never stopped");
+    let whole = shard::Shard::WHOLE;
+    for j in 0..plan.tasks() {
+        let tally = s
+            .run_task(whole.task_at(j, plan.tasks()), &stop)
+            .expect("never stopped");
         total.add(&tally);
     }
     total

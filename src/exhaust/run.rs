@@ -1,10 +1,10 @@
-//! Running one part: tasks in batches over a thread pool, in order, so that the cursor only
-//! ever points past tasks that are completely searched.
+//! Running one part: worker threads take chunks of tasks, and the tasks are credited in order,
+//! so that the cursor only ever points past tasks that are completely searched.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use super::shard::Shard;
 use super::{Plan, Searcher, Tally};
@@ -52,13 +52,46 @@ pub struct RunConfig {
     pub threads: usize,
     /// Stop after this long, if set.
     pub time_limit: Option<Duration>,
+    /// How often the caller hears of the progress ([`REPORT`] unless a test wants every
+    /// chunk).
+    pub report: Duration,
 }
 
-/// Searches the tasks of `shard` from `state.done` on, updating `state` after each batch and
-/// calling `on_batch` (to print progress and checkpoint).
+/// Tasks a worker takes at once, at most: a chunk stays short enough that a stop loses little.
+const MAX_CHUNK: u64 = 1 << 12;
+/// A chunk faster than this doubles the worker's next one (fewer trips to the shared counter).
+const CHUNK_FAST: Duration = Duration::from_millis(2);
+/// A chunk slower than this halves it (less work redone after a stop, less idle at the end).
+const CHUNK_SLOW: Duration = Duration::from_millis(40);
+/// How often the caller hears of the progress, by default.
+pub const REPORT: Duration = Duration::from_millis(250);
+/// How often the coordinator looks at the stop flag and the clock.
+const TICK: Duration = Duration::from_millis(20);
+
+/// What a worker sends back for one chunk of consecutive tasks.
+struct Chunk {
+    /// Its first task (a position in the part).
+    start: u64,
+    /// Tasks in the chunk.
+    len: u64,
+    /// Tasks searched completely, from `start` on; fewer than `len` when it was cut short.
+    done: u64,
+    /// What the completely searched tasks gave.
+    tally: Tally,
+}
+
+/// Searches the tasks of `shard` from `state.done` on, updating `state` as tasks finish in
+/// order and calling `on_batch` every [`RunConfig::report`] (to print progress and checkpoint)
+/// and once at the end.
+///
+/// Each worker thread keeps one [`Searcher`] and takes chunks of consecutive tasks from a
+/// shared counter, sized to take a few milliseconds; there is no barrier, so a long task holds
+/// up no other thread. The calling thread credits the chunks in task order, so the cursor only
+/// ever points past completely searched tasks: a chunk cut short by a stop credits its finished
+/// prefix, and nothing after it is credited (it is searched again on resume).
 ///
 /// # Errors
-/// When the thread pool cannot be built.
+/// When a worker thread cannot be started.
 pub fn run_part(
     plan: &Plan,
     shard: Shard,
@@ -66,86 +99,133 @@ pub fn run_part(
     cfg: &RunConfig,
     stop: &Stop,
     mut on_batch: impl FnMut(&PartState, &Progress),
-) -> Result<Ending, rayon::ThreadPoolBuildError> {
+) -> std::io::Result<Ending> {
     let threads = cfg.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
     let len = shard.len(plan.tasks());
     let start = Instant::now();
     let deadline = cfg.time_limit.and_then(|d| start.checked_add(d));
     let halt = AtomicBool::new(false);
-    let finished = AtomicBool::new(false);
+    let next = AtomicU64::new(state.done.min(len));
     let seen = AtomicU64::new(0);
     let mut tasks_run = 0;
-    let mut batch = (threads as u64) * 4;
-    let ending = std::thread::scope(|scope| {
-        // The watcher turns Ctrl-C and the time limit into the one flag the workers poll.
-        scope.spawn(|| {
-            while !finished.load(Ordering::Relaxed) {
-                if stop.requested() || deadline.is_some_and(|d| Instant::now() >= d) {
-                    halt.store(true, Ordering::Relaxed);
+    let (tx, rx) = mpsc::channel::<Chunk>();
+    let worker = |tx: mpsc::Sender<Chunk>| {
+        let (halt, next, seen) = (&halt, &next, &seen);
+        move || {
+            let mut searcher = Searcher::new(plan);
+            let mut size = 1u64;
+            while !halt.load(Ordering::Relaxed) {
+                let first = next.fetch_add(size, Ordering::Relaxed);
+                if first >= len {
+                    break;
                 }
-                std::thread::sleep(Duration::from_millis(20));
+                let chunk_len = size.min(len - first);
+                let t0 = Instant::now();
+                let mut chunk = Chunk {
+                    start: first,
+                    len: chunk_len,
+                    done: 0,
+                    tally: Tally::default(),
+                };
+                let mut nodes = 0;
+                for j in first..first + chunk_len {
+                    if halt.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    match searcher.run_task(shard.task_at(j, plan.tasks()), halt) {
+                        Ok(t) => {
+                            nodes += t.nodes;
+                            chunk.tally.add(&t);
+                            chunk.done += 1;
+                        }
+                        Err(cut) => {
+                            nodes += cut.nodes;
+                            break;
+                        }
+                    }
+                }
+                seen.fetch_add(nodes, Ordering::Relaxed);
+                let cut = chunk.done < chunk.len;
+                if tx.send(chunk).is_err() || cut {
+                    break;
+                }
+                let took = t0.elapsed();
+                if took < CHUNK_FAST {
+                    size = (size * 2).min(MAX_CHUNK);
+                } else if took > CHUNK_SLOW {
+                    size = (size / 2).max(1);
+                }
             }
-        });
-        let ending = loop {
+        }
+    };
+    let ending = std::thread::scope(|scope| {
+        let mut spawned = Ok(());
+        for i in 0..threads {
+            let b = std::thread::Builder::new().name(format!("exhaust-{i}"));
+            if let Err(e) = b.spawn_scoped(scope, worker(tx.clone())) {
+                halt.store(true, Ordering::Relaxed);
+                spawned = Err(e);
+                break;
+            }
+        }
+        drop(tx);
+        let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
+        // Once a chunk was cut short, nothing after it may be credited.
+        let mut blocked = false;
+        let mut last_report = Instant::now();
+        let mut last_seconds = Instant::now();
+        loop {
+            let open = match rx.recv_timeout(TICK) {
+                Ok(c) => {
+                    pending.insert(c.start, c);
+                    true
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => true,
+                Err(mpsc::RecvTimeoutError::Disconnected) => false,
+            };
+            while !blocked {
+                let Some(c) = pending.remove(&state.done) else {
+                    break;
+                };
+                state.tally.add(&c.tally);
+                state.done += c.done;
+                tasks_run += c.done;
+                blocked = c.done < c.len;
+            }
+            if stop.requested() || deadline.is_some_and(|d| Instant::now() >= d) {
+                halt.store(true, Ordering::Relaxed);
+            }
+            if !open || last_report.elapsed() >= cfg.report {
+                #[allow(clippy::cast_precision_loss)]
+                let work = last_seconds.elapsed().as_secs_f64() * threads as f64;
+                state.seconds += work;
+                last_seconds = Instant::now();
+                last_report = Instant::now();
+                on_batch(
+                    state,
+                    &Progress {
+                        len,
+                        elapsed: start.elapsed(),
+                        nodes_seen: seen.load(Ordering::Relaxed),
+                        tasks_run,
+                    },
+                );
+            }
+            if !open {
+                break;
+            }
+        }
+        spawned.map(|()| {
             if state.done >= len {
-                break Ending::Finished;
+                Ending::Finished
+            } else if stop.requested() {
+                Ending::Stopped
+            } else {
+                Ending::TimeUp
             }
-            if stop.requested() {
-                break Ending::Stopped;
-            }
-            if halt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                break Ending::TimeUp;
-            }
-            let end = (state.done + batch).min(len);
-            let t0 = Instant::now();
-            let results: Vec<Option<Tally>> = pool.install(|| {
-                (state.done..end)
-                    .into_par_iter()
-                    .map_init(
-                        || Searcher::new(plan),
-                        |s, j| match s.run_task(shard.task_at(j, plan.tasks()), &halt) {
-                            Ok(t) => {
-                                seen.fetch_add(t.nodes, Ordering::Relaxed);
-                                Some(t)
-                            }
-                            Err(cut) => {
-                                seen.fetch_add(cut.nodes, Ordering::Relaxed);
-                                None
-                            }
-                        },
-                    )
-                    .collect()
-            });
-            let took = t0.elapsed();
-            state.seconds += took.as_secs_f64() * threads as f64;
-            // Credit the tasks finished in order; a task cut short is searched again later.
-            for t in results.iter().map_while(Option::as_ref) {
-                state.tally.add(t);
-                state.done += 1;
-                tasks_run += 1;
-            }
-            if took < Duration::from_millis(500) && batch < 1 << 16 {
-                batch *= 2;
-            } else if took > Duration::from_secs(4) && batch > threads as u64 {
-                batch /= 2;
-            }
-            on_batch(
-                state,
-                &Progress {
-                    len,
-                    elapsed: start.elapsed(),
-                    nodes_seen: seen.load(Ordering::Relaxed),
-                    tasks_run,
-                },
-            );
-        };
-        finished.store(true, Ordering::Relaxed);
-        ending
+        })
     });
-    Ok(ending)
+    ending
 }
 
 #[cfg(test)]
@@ -161,6 +241,7 @@ mod tests {
         let cfg = RunConfig {
             threads: 2,
             time_limit: None,
+            report: Duration::ZERO,
         };
         let mut whole = PartState::default();
         let end = run_part(&plan, shard, &mut whole, &cfg, &Stop::new(), |_, _| {}).unwrap();
@@ -168,16 +249,44 @@ mod tests {
         assert_eq!(whole.done, shard.len(plan.tasks()));
         assert!(whole.tally.magics > 0);
 
-        // Stop three runs after their first batch, then let the fourth finish.
+        // Stop three runs once they credited a task, then let the fourth finish.
         let mut state = PartState::default();
         for _ in 0..3 {
             let stop = Stop::new();
-            let end = run_part(&plan, shard, &mut state, &cfg, &stop, |_, _| stop.request());
+            let before = state.done;
+            let end = run_part(&plan, shard, &mut state, &cfg, &stop, |st, _| {
+                if st.done > before {
+                    stop.request();
+                }
+            });
             assert_eq!(end.unwrap(), Ending::Stopped);
             assert!(state.done > 0 && state.done < whole.done);
         }
         let end = run_part(&plan, shard, &mut state, &cfg, &Stop::new(), |_, _| {});
         assert_eq!(end.unwrap(), Ending::Finished);
         assert_eq!(state.tally, whole.tally);
+    }
+
+    #[test]
+    fn parts_cut_by_a_short_time_limit_add_up_to_the_whole() {
+        let t = Target::new(Piece::Bishop, "e8".parse::<Square>().unwrap());
+        let plan = Plan::new(t, 5).with_task_bits(10);
+        let shard = Shard::WHOLE;
+        let whole = crate::exhaust::search_all(&plan);
+        let cfg = RunConfig {
+            threads: 2,
+            time_limit: Some(Duration::from_millis(3)),
+            report: REPORT,
+        };
+        let mut state = PartState::default();
+        let mut runs = 0;
+        while run_part(&plan, shard, &mut state, &cfg, &Stop::new(), |_, _| {}).unwrap()
+            != Ending::Finished
+        {
+            runs += 1;
+            assert!(runs < 100_000, "no progress");
+        }
+        assert!(runs > 1, "the limit never cut a run");
+        assert_eq!(state.tally, whole);
     }
 }

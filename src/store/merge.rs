@@ -45,7 +45,7 @@ impl Store {
             self.unite_effort(e);
         }
         for (_, x) in other.exhaust {
-            self.unite_exhaust(x);
+            self.unite_exhaust(x, mine, theirs)?;
         }
         for (_, x) in other.sat {
             self.unite_sat(x, mine, theirs)?;
@@ -75,9 +75,16 @@ impl Store {
         }
     }
 
-    /// Adds an exhaustive search record: part by part, the copy with more progress.
-    pub(super) fn unite_exhaust(&mut self, x: Exhaust) {
-        let mine = self
+    /// Adds an exhaustive search record: part by part, the copy with more progress. Two
+    /// records that cut the space into different tasks cover different parts of it under
+    /// one part number, so they are not united.
+    pub(super) fn unite_exhaust(
+        &mut self,
+        x: Exhaust,
+        mine: &str,
+        theirs: &str,
+    ) -> Result<(), TableError> {
+        let ours = self
             .exhaust
             .entry((x.target, x.bits, x.shards))
             .or_insert_with(|| Exhaust {
@@ -85,11 +92,17 @@ impl Store {
                 extra: BTreeMap::new(),
                 ..x.clone()
             });
-        keep_extras(&mut mine.extra, x.extra);
+        if ours.task_bits != x.task_bits {
+            return Err(TableError::Conflict(format!(
+                "{mine} and {theirs} split the exhaustive search of {} at {} bits in {} parts into different tasks (2^{} and 2^{}): their parts cannot be combined",
+                x.target, x.bits, x.shards, ours.task_bits, x.task_bits
+            )));
+        }
+        keep_extras(&mut ours.extra, x.extra);
         for (shard, mut part) in x.parts {
-            match mine.parts.get_mut(&shard) {
+            match ours.parts.get_mut(&shard) {
                 None => {
-                    mine.parts.insert(shard, part);
+                    ours.parts.insert(shard, part);
                 }
                 Some(old) if (part.done, part.nodes) > (old.done, old.nodes) => {
                     keep_extras(&mut part.extra, std::mem::take(&mut old.extra));
@@ -98,6 +111,7 @@ impl Store {
                 Some(old) => keep_extras(&mut old.extra, part.extra),
             }
         }
+        Ok(())
     }
 
     /// Adds a SAT settlement: part by part; two answers to one part must agree.

@@ -108,12 +108,12 @@ fn all_parts_done_with_no_magic_becomes_a_proof() {
         extra: BTreeMap::new(),
     };
     let mut a = Store::new();
-    a.exhaust_mut(d8, 4, 2).parts.insert(1, part(1, true));
+    a.exhaust_mut(d8, 4, 2, 18).parts.insert(1, part(1, true));
     let mut b = Store::new();
-    b.exhaust_mut(d8, 4, 2).parts.insert(2, part(2, false));
+    b.exhaust_mut(d8, 4, 2, 18).parts.insert(2, part(2, false));
     a.merge(b.clone(), "a", "b").unwrap();
     assert_eq!(a.proofs().count(), 0, "part 2 is not done");
-    b.exhaust_mut(d8, 4, 2).parts.insert(2, part(2, true));
+    b.exhaust_mut(d8, 4, 2, 18).parts.insert(2, part(2, true));
     a.merge(b, "a", "b").unwrap();
     let p: Vec<_> = a.proofs().collect();
     assert_eq!((p.len(), p[0].bits), (1, 4));

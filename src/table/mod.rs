@@ -183,6 +183,9 @@ pub struct Exhaust {
     pub bits: u32,
     /// Number of parts.
     pub shards: u32,
+    /// `log2` of the number of tasks the space is cut into (and dealt to the parts): every
+    /// part of one search must use the same.
+    pub task_bits: u32,
     /// Parts worked on, by part number (1 to `shards`).
     pub parts: BTreeMap<u32, PartWire>,
     /// Other fields, kept.
@@ -461,6 +464,7 @@ fn exhaust_wire(x: &Exhaust) -> ExhaustWire {
         square: x.target.square.to_string(),
         bits: x.bits.into(),
         shards: x.shards,
+        task_bits: x.task_bits,
         parts: x.parts.values().cloned().collect(),
         extra: x.extra.clone(),
     }
@@ -632,6 +636,13 @@ impl Ctx<'_> {
         if w.shards == 0 {
             return Err("shards must be at least 1".into());
         }
+        if w.task_bits > crate::exhaust::MAX_TASK_BITS {
+            return Err(format!(
+                "task_bits {} is above {}",
+                w.task_bits,
+                crate::exhaust::MAX_TASK_BITS
+            ));
+        }
         let mut parts = BTreeMap::new();
         for p in w.parts {
             if !(1..=w.shards).contains(&p.shard) {
@@ -654,6 +665,7 @@ impl Ctx<'_> {
             target,
             bits,
             shards: w.shards,
+            task_bits: w.task_bits,
             parts,
             extra: w.extra,
         })

@@ -162,6 +162,19 @@ pub struct EffortWire {
     pub extra: BTreeMap<String, Value>,
 }
 
+/// The task bits of an exhaust record that does not name them: every search was cut into
+/// `2^18` tasks before the record said so.
+pub const LEGACY_TASK_BITS: u32 = 18;
+
+fn legacy_task_bits() -> u32 {
+    LEGACY_TASK_BITS
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_legacy_task_bits(t: &u32) -> bool {
+    *t == LEGACY_TASK_BITS
+}
+
 /// An exhaustive search of one (target, bits), split into `shards` parts.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ExhaustWire {
@@ -173,6 +186,13 @@ pub struct ExhaustWire {
     pub bits: i64,
     /// Number of parts the space is split into.
     pub shards: u32,
+    /// The space is cut into `2^task_bits` tasks, dealt to the parts; absent means
+    /// [`LEGACY_TASK_BITS`], what every build before this field used.
+    #[serde(
+        default = "legacy_task_bits",
+        skip_serializing_if = "is_legacy_task_bits"
+    )]
+    pub task_bits: u32,
     /// The parts worked on so far.
     pub parts: Vec<PartWire>,
     /// Other fields, kept.
