@@ -32,7 +32,7 @@ pub enum Ending {
     TimeUp,
 }
 
-/// What the caller sees after each batch.
+/// What the caller sees at each report.
 #[derive(Copy, Clone, Debug)]
 pub struct Progress {
     /// Tasks of the part.
@@ -81,7 +81,7 @@ struct Chunk {
 }
 
 /// Searches the tasks of `shard` from `state.done` on, updating `state` as tasks finish in
-/// order and calling `on_batch` every [`RunConfig::report`] (to print progress and checkpoint)
+/// order and calling `on_report` every [`RunConfig::report`] (to print progress and checkpoint)
 /// and once at the end.
 ///
 /// Each worker thread keeps one [`Searcher`] and takes chunks of consecutive tasks from a
@@ -98,7 +98,7 @@ pub fn run_part(
     state: &mut PartState,
     cfg: &RunConfig,
     stop: &Stop,
-    mut on_batch: impl FnMut(&PartState, &Progress),
+    mut on_report: impl FnMut(&PartState, &Progress),
 ) -> std::io::Result<Ending> {
     let threads = cfg.threads.max(1);
     let len = shard.len(plan.tasks());
@@ -201,7 +201,7 @@ pub fn run_part(
                 state.seconds += work;
                 last_seconds = Instant::now();
                 last_report = Instant::now();
-                on_batch(
+                on_report(
                     state,
                     &Progress {
                         len,
