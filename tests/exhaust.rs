@@ -41,6 +41,17 @@ fn exhaust(store: &Path, piece: &str, square: &str, bits: &str, extra: &[&str]) 
     magichunt(&args)
 }
 
+/// `magichunt merge A B --out OUT`.
+fn merge(a: &Path, b: &Path, out: &Path) -> Output {
+    magichunt(&[
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
 fn target(p: Piece, s: &str) -> Target {
     Target::new(p, s.parse::<Square>().unwrap())
 }
@@ -236,13 +247,7 @@ fn merge_conflict_names_both_files_and_writes_nothing() {
     )
     .unwrap();
     let out = dir.path().join("out.json");
-    let o = magichunt(&[
-        "merge",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = merge(&a, &b, &out);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let msg = text(&o);
     assert!(
@@ -251,13 +256,7 @@ fn merge_conflict_names_both_files_and_writes_nothing() {
     );
     assert!(!out.exists());
     let missing = dir.path().join("missing.json");
-    let o = magichunt(&[
-        "merge",
-        a.to_str().unwrap(),
-        missing.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = merge(&a, &missing, &out);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(!out.exists());
 }
@@ -355,13 +354,7 @@ fn parts_of_different_task_splits_are_not_merged() {
     std::fs::write(&a, d8_record(Some(12), 2, &part(1))).unwrap();
     std::fs::write(&b, d8_record(None, 2, &part(2))).unwrap();
     let out = dir.path().join("out.json");
-    let o = magichunt(&[
-        "merge",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = merge(&a, &b, &out);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let msg = text(&o);
     assert!(msg.contains("different tasks"), "{msg}");
