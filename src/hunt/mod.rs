@@ -18,7 +18,7 @@ use crate::lock::{LockError, StoreLock};
 use crate::magic::format_magic;
 use crate::piece::Target;
 use crate::question::{Formula, Question};
-use crate::search::{search_within, task_rng, Batch, Scratchpad};
+use crate::search::{search_within, task_rng, Batch, Bound, Scratchpad};
 use crate::store::{Offer, Store};
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
@@ -308,7 +308,8 @@ fn run_task(task: &Task, formula: Formula, seed: u64, stop: &Stop) -> Batch {
             .entry((task.target, task.bits, formula))
             .or_insert_with(|| Scratchpad::with_formula(task.target, task.bits, formula));
         let mut rng = task_rng(seed, task.target, task.bits, task.stream);
-        search_within(pad, &task.family, &mut rng, task.n, stop.flag(), task.limit)
+        let bound = task.limit.map_or(Bound::Valid, Bound::Span);
+        search_within(pad, &task.family, &mut rng, task.n, stop.flag(), bound)
     })
 }
 

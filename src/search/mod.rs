@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use candidates::{task_rng, Family, Landing};
-pub use portfolio::{neighbour_bases, portfolio, prefilter, round_family};
+pub use portfolio::{neighbour_bases, pool_portfolio, portfolio, prefilter, round_family};
 pub use scratch::Scratchpad;
 
 use crate::magic::Verified;
@@ -52,12 +52,24 @@ pub fn search(
     n: u64,
     stop: &AtomicBool,
 ) -> Batch {
-    search_within(pad, family, rng, n, stop, None)
+    search_within(pad, family, rng, n, stop, Bound::Valid)
 }
 
-/// [`search`] for a magic whose tight table has at most `limit` entries (highest index minus
-/// lowest, plus one), when a limit is given: the size objective. The pre-filter applies to
-/// plain magics only (it tests `mask * magic`, which is not a black key).
+/// What a found magic must also satisfy besides being valid: the objectives of the hunt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bound {
+    /// Any valid magic (fewer bits is the caller's business).
+    #[default]
+    Valid,
+    /// Its tight table has at most this many entries (highest index minus lowest, plus one):
+    /// the size objective.
+    Span(u32),
+    /// It writes at most this many distinct slots: the few-slot objective of the pools.
+    Slots(u32),
+}
+
+/// [`search`] for a magic within `bound`. The pre-filter applies to plain magics only (it
+/// tests `mask * magic`, which is not a black key).
 ///
 /// # Panics
 /// If the fast check and verify ever disagree (a bug, never a user error).
@@ -67,13 +79,13 @@ pub fn search_within(
     rng: &mut Xoshiro256PlusPlus,
     n: u64,
     stop: &AtomicBool,
-    limit: Option<u32>,
+    bound: Bound,
 ) -> Batch {
     let filter = match pad.formula() {
         Formula::Plain => prefilter(pad.target(), pad.bits(), family),
         Formula::Black => 0,
     };
-    trials(pad, family, rng, n, stop, filter, limit)
+    trials(pad, family, rng, n, stop, filter, bound)
 }
 
 /// [`search`] with an explicit pre-filter: candidates whose `mask * magic` has fewer than
@@ -89,10 +101,10 @@ pub fn search_filtered(
     stop: &AtomicBool,
     filter: u32,
 ) -> Batch {
-    trials(pad, family, rng, n, stop, filter, None)
+    trials(pad, family, rng, n, stop, filter, Bound::Valid)
 }
 
-/// Up to `n` trials of `family` on `pad` with the pre-filter and span limit given.
+/// Up to `n` trials of `family` on `pad` with the pre-filter and bound given.
 fn trials(
     pad: &mut Scratchpad,
     family: &Family,
@@ -100,7 +112,7 @@ fn trials(
     n: u64,
     stop: &AtomicBool,
     filter: u32,
-    limit: Option<u32>,
+    bound: Bound,
 ) -> Batch {
     let period = pad.period_bits();
     family.with_draw(
@@ -111,7 +123,7 @@ fn trials(
             n,
             stop,
             filter,
-            limit,
+            bound,
         },
     )
 }
@@ -123,32 +135,40 @@ struct Trial<'a> {
     n: u64,
     stop: &'a AtomicBool,
     filter: u32,
-    limit: Option<u32>,
+    bound: Bound,
 }
+
+/// [`run`]'s objective: any valid magic.
+const VALID: u8 = 0;
+/// [`run`]'s objective: a span of at most `limit`.
+const SPAN: u8 = 1;
+/// [`run`]'s objective: at most `limit` distinct slots.
+const SLOTS: u8 = 2;
 
 impl candidates::UseDraw for Trial<'_> {
     type Out = Batch;
     #[inline(always)]
     fn with<F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(self, draw: F) -> Batch {
-        match self.limit {
-            None => run::<false, F>(self.pad, self.rng, self.n, self.stop, self.filter, 0, draw),
-            Some(limit) => run::<true, F>(
-                self.pad,
-                self.rng,
-                self.n,
-                self.stop,
-                self.filter,
-                limit,
-                draw,
-            ),
+        let Trial {
+            pad,
+            rng,
+            n,
+            stop,
+            filter,
+            bound,
+        } = self;
+        match bound {
+            Bound::Valid => run::<VALID, F>(pad, rng, n, stop, filter, 0, draw),
+            Bound::Span(limit) => run::<SPAN, F>(pad, rng, n, stop, filter, limit, draw),
+            Bound::Slots(limit) => run::<SLOTS, F>(pad, rng, n, stop, filter, limit, draw),
         }
     }
 }
 
-/// The trial loop, monomorphised per family and per objective (`BOUNDED`: the tight table
-/// may have at most `limit` entries).
+/// The trial loop, monomorphised per family and per objective (`OBJECTIVE`: [`VALID`],
+/// [`SPAN`] or [`SLOTS`], bounded by `limit`).
 #[inline(always)]
-fn run<const BOUNDED: bool, F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
+fn run<const OBJECTIVE: u8, F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
     pad: &mut Scratchpad,
     rng: &mut Xoshiro256PlusPlus,
     n: u64,
@@ -168,16 +188,23 @@ fn run<const BOUNDED: bool, F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
                 continue;
             }
             tested += 1;
-            let failure = if BOUNDED {
-                pad.first_failure_within(m, limit)
-            } else {
-                pad.first_failure(m)
+            let failure = match OBJECTIVE {
+                SPAN => pad.first_failure_within(m, limit),
+                SLOTS => pad.first_failure_slots(m, limit),
+                _ => pad.first_failure(m),
             };
             match failure {
                 Some(c) => checks += c as u64,
                 None => {
                     let v = pad.verify(m).expect("the fast check and verify agree");
-                    assert!(!BOUNDED || v.span() <= limit, "the bound and verify agree");
+                    assert!(
+                        match OBJECTIVE {
+                            SPAN => v.span() <= limit,
+                            SLOTS => v.used_slots <= limit,
+                            _ => true,
+                        },
+                        "the bound and verify agree"
+                    );
                     batch.tried += k + 1;
                     batch.tested += tested;
                     batch.checks += checks + pad.pairs().pairs.len() as u64 - 1;

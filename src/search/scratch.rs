@@ -16,7 +16,9 @@
 //! them.
 //!
 //! [`Scratchpad::first_failure_within`] also rejects a magic whose slots span more than a
-//! given number of entries: the size objective of `hunt --objective tight`.
+//! given number of entries: the size objective of `hunt --objective tight`;
+//! [`Scratchpad::first_failure_slots`] one that writes more than a given number of distinct
+//! slots: the few-slot objective of `hunt --objective slots`.
 
 use crate::attacks::Occupancies;
 use crate::magic::{self, Collision, Verified};
@@ -213,6 +215,35 @@ impl Scratchpad {
             let key = stamp | id;
             let held = table[i];
             if hi - lo >= limit || (held >= stamp && held != key) {
+                self.promote(k);
+                return Some(k + 1);
+            }
+            table[i] = key;
+        }
+        None
+    }
+
+    /// [`Scratchpad::first_failure`] that also fails a magic writing more than `limit`
+    /// distinct slots: `None` only for a valid magic using at most `limit` slots (the
+    /// few-slot objective of the pools).
+    #[inline]
+    pub fn first_failure_slots(&mut self, magic: u64, limit: u32) -> Option<usize> {
+        let stamp = self.next_stamp();
+        let table = &mut *self.table;
+        let mut used = 0u32;
+        if self.formula == Formula::Plain {
+            table[0] = stamp | self.empty_id;
+            used = 1;
+        }
+        let shift = 64 - self.bits;
+        for (k, &(o, id)) in self.order.iter().enumerate() {
+            let i = magic::index_masked(o, magic, shift) & (SLOTS - 1);
+            let key = stamp | id;
+            let held = table[i];
+            if held < stamp {
+                used += 1;
+            }
+            if used > limit || (held >= stamp && held != key) {
                 self.promote(k);
                 return Some(k + 1);
             }
