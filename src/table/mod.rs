@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::attacks::Occupancies;
 use crate::error::TableError;
 use crate::magic::{self, format_magic, parse_magic, Verified};
 use crate::piece::{Piece, Target};
@@ -276,6 +277,7 @@ impl Table {
         let ctx = Ctx {
             path,
             formula: default_formula(&top, path)?,
+            pairs: Default::default(),
         };
         Ok(Table {
             meta: top.into_iter().collect(),
@@ -367,6 +369,7 @@ pub fn parse_claims(bytes: &[u8], path: &Path) -> Result<Vec<Claim>, TableError>
     let ctx = Ctx {
         path,
         formula: default_formula(&top, path)?,
+        pairs: Default::default(),
     };
     let claims = ctx.each(items, "entry", |ctx, item| {
         let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
@@ -470,10 +473,12 @@ fn exhaust_wire(x: &Exhaust) -> ExhaustWire {
     }
 }
 
-/// Parsing context: names the file in errors and gives the entries' default formula.
+/// Parsing context: names the file in errors, gives the entries' default formula, and keeps
+/// the reference pairs of every target met (a pool lists thousands of magics of 128 targets).
 struct Ctx<'a> {
     path: &'a Path,
     formula: Formula,
+    pairs: std::cell::RefCell<BTreeMap<Target, std::rc::Rc<Occupancies>>>,
 }
 
 impl Ctx<'_> {
@@ -540,7 +545,13 @@ impl Ctx<'_> {
     fn entry(&self, item: Value) -> Result<Entry, String> {
         let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
         let c = self.claim(&w)?;
-        let v = magic::verify_question(c.question(), c.magic).map_err(|col| {
+        let pairs = std::rc::Rc::clone(
+            self.pairs
+                .borrow_mut()
+                .entry(c.target)
+                .or_insert_with(|| std::rc::Rc::new(Occupancies::new(c.target))),
+        );
+        let v = magic::verify_pairs_with(&pairs, c.bits, c.formula, c.magic).map_err(|col| {
             format!(
                 "{} magic {} fails verification at {} bits: subsets {:#x} and {:#x} collide at index {}",
                 c.formula,
