@@ -48,6 +48,7 @@ pub mod layout;
 pub mod lock;
 pub mod magic;
 pub mod piece;
+pub mod pool;
 pub mod prove;
 pub mod published;
 pub mod question;

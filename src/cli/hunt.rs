@@ -12,7 +12,8 @@ use crate::hunt::schedule::{Objective, Select};
 use crate::hunt::{self, HuntConfig};
 use crate::interrupt::{self, Stop};
 use crate::piece::{Piece, Target};
-use crate::question::Formula;
+use crate::pool::{self, hunt::PoolHuntConfig};
+use crate::question::{Formula, Question};
 use crate::square::Square;
 use crate::timefmt::parse_duration;
 
@@ -35,6 +36,10 @@ pub enum ObjectiveArg {
     /// At the store's bits, a smaller tight table (fewer entries from the lowest index to
     /// the highest).
     Tight,
+    /// Few-slot magics for a packed table, kept many per square in a pool (`--pool`): at
+    /// `--bits` (default 12 for rooks, 9 for bishops), the smallest footprint (slots plus
+    /// holes of at most `--gap` slots).
+    Slots,
 }
 
 /// Arguments of `hunt`.
@@ -77,9 +82,88 @@ pub struct HuntArgs {
     #[arg(long, default_value = "plain", value_parser = super::formula_arg)]
     formula: Formula,
     /// `bits`: fewer index bits; `tight`: at the store's bits, a magic whose table spans fewer
-    /// entries than the stored one's.
-    #[arg(long, value_enum, default_value_t = ObjectiveArg::Bits, conflicts_with_all = ["bits", "preset"])]
+    /// entries than the stored one's; `slots`: few-slot magics into the pool file `--pool`.
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Bits)]
     objective: ObjectiveArg,
+    /// With `--objective slots`: the pool file the magics go to (created if missing; `.gz`:
+    /// compressed).
+    #[arg(long)]
+    pool: Option<PathBuf>,
+    /// With `--objective slots`: holes of at most this many slots count against a magic
+    /// (0: rank by slots alone). A new pool takes it; an existing pool keeps its own.
+    #[arg(long)]
+    gap: Option<u32>,
+    /// With `--objective slots`: magics kept per square and bits (default 64; an existing
+    /// pool can only grow).
+    #[arg(long)]
+    capacity: Option<usize>,
+}
+
+/// What `hunt` runs: the store hunt or the pool hunt.
+#[derive(Debug)]
+pub enum HuntPlan {
+    /// Fewer bits or a smaller tight table, into the store.
+    Store(HuntConfig),
+    /// Few-slot magics, into a pool.
+    Pool(PoolHuntConfig),
+}
+
+impl TryFrom<&HuntArgs> for HuntPlan {
+    type Error = anyhow::Error;
+
+    fn try_from(a: &HuntArgs) -> anyhow::Result<HuntPlan> {
+        let pool_flags = a.pool.is_some() || a.gap.is_some() || a.capacity.is_some();
+        match a.objective {
+            ObjectiveArg::Slots => {}
+            _ if pool_flags => bail!("--pool, --gap and --capacity go with --objective slots"),
+            ObjectiveArg::Tight if a.bits.is_some() || a.preset.is_some() => {
+                bail!("--objective tight hunts at the store's bits: leave out --bits and --preset")
+            }
+            _ => return Ok(HuntPlan::Store(HuntConfig::try_from(a)?)),
+        }
+        if a.preset.is_some() {
+            bail!("--objective slots takes no --preset (give --piece, --square and --bits)");
+        }
+        let Some(pool) = a.pool.clone() else {
+            bail!("--objective slots needs --pool FILE (where the magics go)");
+        };
+        if a.capacity == Some(0) {
+            bail!("invalid capacity 0 (expected 1 or more)");
+        }
+        if a.gap.is_some_and(|g| g > 4096) {
+            bail!(
+                "invalid gap {} (expected 0 to 4096)",
+                a.gap.unwrap_or_default()
+            );
+        }
+        let base = HuntConfig::try_from(a)?;
+        let questions = base
+            .targets
+            .iter()
+            .map(|&target| {
+                let bits = match base.select {
+                    Select::Fixed(b) => b,
+                    _ => target.piece.max_bits(),
+                };
+                Question {
+                    target,
+                    bits,
+                    formula: base.formula,
+                }
+            })
+            .collect();
+        Ok(HuntPlan::Pool(PoolHuntConfig {
+            questions,
+            time: base.time,
+            tries: base.tries,
+            threads: base.threads,
+            seed: base.seed,
+            pool,
+            gap: a.gap,
+            capacity: a.capacity,
+            quiet: a.quiet,
+        }))
+    }
 }
 
 impl TryFrom<&HuntArgs> for HuntConfig {
@@ -138,8 +222,8 @@ impl TryFrom<&HuntArgs> for HuntConfig {
             quiet: a.quiet,
             formula: a.formula,
             objective: match a.objective {
-                ObjectiveArg::Bits => Objective::Bits,
                 ObjectiveArg::Tight => Objective::Tight,
+                _ => Objective::Bits,
             },
         })
     }
@@ -157,7 +241,20 @@ fn clock_seed() -> u64 {
 
 /// Runs `hunt`.
 pub(super) fn run(args: &HuntArgs) -> anyhow::Result<Outcome> {
-    let cfg = HuntConfig::try_from(args)?;
+    let cfg = match HuntPlan::try_from(args)? {
+        HuntPlan::Store(cfg) => cfg,
+        HuntPlan::Pool(cfg) => {
+            let stop = Stop::new();
+            interrupt::install(&stop)?;
+            let summary = pool::hunt::run(&cfg, &stop)?;
+            print!("{}", pool::hunt::summary_text(&summary));
+            return Ok(if summary.interrupted {
+                Outcome::Interrupted
+            } else {
+                Outcome::Success
+            });
+        }
+    };
     super::stores::for_writing(&cfg.store)?;
     let stop = Stop::new();
     interrupt::install(&stop)?;
@@ -180,7 +277,10 @@ mod tests {
         let mut v = vec!["mh", "hunt"];
         v.extend_from_slice(args);
         match Opts::try_parse_from(v)?.command {
-            Command::Hunt(a) => HuntConfig::try_from(&a),
+            Command::Hunt(a) => match HuntPlan::try_from(&a)? {
+                HuntPlan::Store(c) => Ok(c),
+                HuntPlan::Pool(_) => anyhow::bail!("a pool hunt"),
+            },
             _ => unreachable!(),
         }
     }

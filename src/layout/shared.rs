@@ -85,6 +85,32 @@ impl Pattern {
     pub fn used(&self) -> u32 {
         self.slots.len() as u32
     }
+
+    /// Free slots inside the span in runs of at most `gap` (holes too short for another
+    /// square to fill).
+    #[must_use]
+    pub fn short_holes(&self, gap: u32) -> u32 {
+        self.slots
+            .windows(2)
+            .map(|w| w[1].0 - w[0].0 - 1)
+            .filter(|&h| h <= gap)
+            .sum()
+    }
+
+    /// What the pattern costs in a packed array when holes of at most `gap` slots stay
+    /// empty and longer ones are filled by other squares: its slots plus its short holes.
+    /// `gap` 0 gives the slots used; a gap of the whole span gives the span.
+    #[must_use]
+    pub fn footprint(&self, gap: u32) -> u32 {
+        self.used() + self.short_holes(gap)
+    }
+
+    /// The indices written, moved so that the lowest is 0: what two magics with the same
+    /// slot pattern share (their attack sets follow from the square).
+    pub fn shape(&self) -> impl Iterator<Item = u32> + '_ {
+        let lo = self.min();
+        self.slots.iter().map(move |s| s.0 - lo)
+    }
 }
 
 /// A shared attack array being packed: the attack set of every slot (0 = free) and how many

@@ -1,0 +1,191 @@
+//! Reading and writing pool files: the table format with `"kind": "pool"`, the pool's `gap`
+//! and `capacity` at the top level and each magic's `slots` and `footprint` beside it;
+//! gzip-compressed when the name ends in `.gz`.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::Path;
+
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use serde_json::{json, Value};
+
+use super::{Member, Pool};
+use crate::atomic::write_atomic;
+use crate::attacks::Occupancies;
+use crate::error::TableError;
+use crate::layout::Pattern;
+use crate::table::Table;
+
+/// The `kind` a pool file states.
+pub const KIND: &str = "pool";
+
+/// Whether `path` names a gzip-compressed file (its name ends in `.gz`).
+#[must_use]
+pub fn is_gz(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "gz")
+}
+
+/// The bytes of a file, gunzipped when its name ends in `.gz`.
+///
+/// # Errors
+/// [`TableError::Read`] when it cannot be read, [`TableError::Syntax`] when it is not gzip.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, TableError> {
+    let raw = std::fs::read(path).map_err(|source| TableError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !is_gz(path) {
+        return Ok(raw);
+    }
+    let mut out = Vec::new();
+    GzDecoder::new(raw.as_slice())
+        .read_to_end(&mut out)
+        .map_err(|e| TableError::Syntax {
+            path: path.to_path_buf(),
+            message: format!("not gzip data: {e}"),
+        })?;
+    Ok(out)
+}
+
+/// Whether a parsed table is a pool.
+#[must_use]
+pub fn is_pool(table: &Table) -> bool {
+    table.meta.get("kind").and_then(Value::as_str) == Some(KIND)
+}
+
+impl Pool {
+    /// Reads a pool file; every magic is verified and its stated figures checked.
+    ///
+    /// # Errors
+    /// [`TableError`]: unreadable, not a pool, a magic that fails verification, figures that
+    /// are not what verify gives.
+    pub fn read(path: &Path) -> Result<Pool, TableError> {
+        let bytes = read_bytes(path)?;
+        let table = Table::parse(&bytes, path)?;
+        Pool::from_table(table, path)
+    }
+
+    /// A pool from a parsed table (entries already verified); `path` names it in errors.
+    ///
+    /// # Errors
+    /// [`TableError`] when the table is not a pool or states figures verify does not give.
+    pub fn from_table(table: Table, path: &Path) -> Result<Pool, TableError> {
+        let syntax = |message: String| TableError::Syntax {
+            path: path.to_path_buf(),
+            message,
+        };
+        if !is_pool(&table) {
+            return Err(syntax(format!(
+                "not a pool (no `\"kind\": \"{KIND}\"`); a store or a table is not a pool"
+            )));
+        }
+        if !table.proofs.is_empty() || !table.exhaust.is_empty() || !table.sat.is_empty() {
+            return Err(syntax("a pool holds no proofs or searches".into()));
+        }
+        let mut meta = table.meta;
+        meta.remove("kind");
+        let mut number = |key: &str, default: u64, range: std::ops::RangeInclusive<u64>| match meta
+            .remove(key)
+        {
+            None => Ok(default),
+            Some(v) => v.as_u64().filter(|n| range.contains(n)).ok_or_else(|| {
+                syntax(format!(
+                    "`{key}` is not a whole number from {} to {}",
+                    range.start(),
+                    range.end()
+                ))
+            }),
+        };
+        let gap = number("gap", u64::from(super::DEFAULT_GAP), 0..=4096)? as u32;
+        let capacity = number("capacity", super::DEFAULT_CAPACITY as u64, 1..=1 << 16)? as usize;
+        let mut pool = Pool::new(gap, capacity);
+        pool.meta = meta;
+        let mut pairs: BTreeMap<_, Occupancies> = BTreeMap::new();
+        for (k, mut entry) in table.entries.into_iter().enumerate() {
+            let occ = pairs
+                .entry(entry.target)
+                .or_insert_with(|| Occupancies::new(entry.target));
+            let pattern = Pattern::from_pairs(occ, entry.formula, entry.bits, entry.magic)
+                .expect("a parsed entry is verified");
+            for (key, verified) in [
+                ("slots", pattern.used()),
+                ("footprint", pattern.footprint(gap)),
+            ] {
+                match entry.extra.remove(key) {
+                    None => {}
+                    Some(v) if v.as_u64() == Some(u64::from(verified)) => {}
+                    Some(v) => {
+                        return Err(TableError::Entry {
+                            path: path.to_path_buf(),
+                            list: "entry",
+                            index: k,
+                            what: format!("{} {}", entry.target.piece, entry.target.square),
+                            message: format!(
+                                "{key} {v} in the file, but verify gives {verified} (gap {gap})"
+                            ),
+                        })
+                    }
+                }
+            }
+            let what = format!("{} {}", entry.target.piece, entry.target.square);
+            if pool.offer(entry, &pattern) == super::Taken::Refused {
+                return Err(TableError::Entry {
+                    path: path.to_path_buf(),
+                    list: "entry",
+                    index: k,
+                    what,
+                    message: format!(
+                        "the pool holds its slot pattern already, or {capacity} better magics of its question"
+                    ),
+                });
+            }
+        }
+        for e in table.effort {
+            pool.unite_effort(e);
+        }
+        Ok(pool)
+    }
+
+    /// The pool in the table format (members best first per question, questions in order);
+    /// the same pool gives the same bytes.
+    #[must_use]
+    pub fn to_table(&self) -> Table {
+        let mut meta = self.meta.clone();
+        meta.insert("kind".into(), json!(KIND));
+        meta.insert("gap".into(), json!(self.gap));
+        meta.insert("capacity".into(), json!(self.capacity));
+        let entries = self
+            .groups()
+            .flat_map(|(_, g)| g.iter())
+            .map(|m: &Member| {
+                let mut e = m.entry.clone();
+                e.extra.insert("slots".into(), json!(m.slots));
+                e.extra.insert("footprint".into(), json!(m.footprint));
+                e
+            })
+            .collect();
+        Table {
+            meta,
+            entries,
+            effort: self.effort().cloned().collect(),
+            ..Table::default()
+        }
+    }
+
+    /// Writes the pool atomically (temporary file, fsync, rename), gzip-compressed when the
+    /// name ends in `.gz`.
+    ///
+    /// # Errors
+    /// The I/O error; the file on disk is then the previous one.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let text = self.to_table().to_json();
+        if is_gz(path) {
+            let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
+            gz.write_all(text.as_bytes())?;
+            write_atomic(path, &gz.finish()?)
+        } else {
+            write_atomic(path, text.as_bytes())
+        }
+    }
+}
