@@ -185,6 +185,20 @@ fn rfc3339_ok(b: &[u8]) -> bool {
     matches!((num(i + 1, 2), num(i + 4, 2)), (Some(h), Some(m)) if h <= 23 && m <= 59)
 }
 
+/// CPU time this process has used (user + system, every thread), from `/proc/self/stat`;
+/// `None` where the system has no such file. Its unit, `USER_HZ`, is 100 per second on
+/// Linux whatever the kernel's tick.
+#[must_use]
+pub fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,12 @@
-//! `magichunt pack`: the store's magics in one shared array (the packed layout), written as a
-//! packed table in the table format; optionally hunting magics that fit the array's holes.
+//! `magichunt pack`: magics in one shared array (the packed layout), written as a packed
+//! table in the table format. The magics come from a store, or from a packed table to
+//! improve (`--from`); with `--pool` every square may also take any magic of a pool, and the
+//! packer chooses magics and offsets together. Optionally it hunts magics that fit the
+//! array's holes (`--hunt`).
 
+use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -13,13 +17,14 @@ use super::{formula_arg, Outcome};
 use crate::atomic::write_atomic;
 use crate::export::kib;
 use crate::interrupt::{self, Stop};
-use crate::layout::pack::{complete, pack_entries, PackOptions};
+use crate::layout::pack::{complete, pack_choosing, PackOptions, Packing};
 use crate::layout::refit::{refit, RefitOptions};
-use crate::layout::{per_square_size, Layout, PackedTable};
+use crate::layout::{per_square_size, Fill, Layout, PackedEntry, PackedTable, Pattern};
+use crate::pool::Pool;
 use crate::question::Formula;
 use crate::store::Store;
-use crate::table::Table;
-use crate::timefmt::{format_duration, parse_duration};
+use crate::table::{Entry, Table};
+use crate::timefmt::{format_duration, parse_duration, process_cpu_seconds};
 
 /// Arguments of `pack`.
 #[derive(Debug, Args)]
@@ -27,22 +32,34 @@ pub struct PackArgs {
     /// The results store whose magics are packed.
     #[arg(long, default_value = super::stores::DEFAULT_STORE)]
     store: PathBuf,
-    /// Pack the store's magics of this formula (plain or black).
+    /// Pack the magics of this formula (plain or black).
     #[arg(long, default_value = "plain", value_parser = formula_arg)]
     formula: Formula,
     /// Start from this packed table (its magics and offsets) instead of the store: resumes an
-    /// earlier `pack`.
+    /// earlier `pack`; the result is never larger.
     #[arg(long, conflicts_with_all = ["store", "formula"])]
     from: Option<PathBuf>,
-    /// Where to write the packed table (`-`: stdout).
+    /// Let every square also take any magic of this pool (`hunt --objective slots`): the
+    /// packer chooses magics and offsets together.
+    #[arg(long)]
+    pool: Option<PathBuf>,
+    /// With `--pool`: magics per square the packer chooses among at most (the best by
+    /// footprint; the starting magic always among them).
+    #[arg(long, default_value_t = 24)]
+    choices: usize,
+    /// Where to write the packed table (`-`: stdout); written whenever the table shrinks
+    /// during a long run, so that `--from` resumes it.
     #[arg(long, default_value = "-")]
     out: PathBuf,
-    /// Ruin-and-recreate steps after first-fit decreasing (0: none).
+    /// Annealing steps after first-fit decreasing (0: none).
     #[arg(long, default_value_t = 20_000)]
     steps: u64,
-    /// Stop the ruin-and-recreate steps after this long (90s, 10m).
+    /// Stop the annealing after this long (90s, 10m); the temperature falls over it.
     #[arg(long)]
     time: Option<String>,
+    /// Starting temperature of the annealing, in entries (lower it to refine a good table).
+    #[arg(long, default_value_t = 100.0)]
+    hot: f64,
     /// Hunt, for this long, new magics for the squares at the top of the array that fit the
     /// holes below (10m, 8h); the table is saved to `--out` whenever it shrinks.
     #[arg(long)]
@@ -58,9 +75,16 @@ pub struct PackArgs {
     seed: u64,
 }
 
+/// The magics to pack: per square, its candidates (best first) and the start, if any.
+struct Source {
+    groups: Vec<Vec<Entry>>,
+    start: Option<(Vec<usize>, Vec<u32>)>,
+    name: String,
+    formula: Formula,
+}
+
 /// Runs `pack`.
 pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
-    let store_path = super::stores::for_reading(&args.store);
     let time = args.time.as_deref().map(parse_duration).transpose()?;
     let hunt = args.hunt.as_deref().map(parse_duration).transpose()?;
     if [time, hunt].contains(&Some(Duration::ZERO)) {
@@ -69,65 +93,51 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     if args.hunt.is_some() && args.out.as_os_str() == "-" {
         bail!("--hunt saves the table as it shrinks: give --out FILE");
     }
+    if args.hunt.is_some() && args.pool.is_some() {
+        bail!("--hunt refits single magics; with --pool the packer chooses among the pool's");
+    }
+    if args.choices == 0 {
+        bail!("invalid choices 0 (expected 1 or more)");
+    }
+    if !(args.hot.is_finite() && args.hot >= 1.0) {
+        bail!(
+            "invalid hot {} (expected a temperature of 1 or more)",
+            args.hot
+        );
+    }
     let threads = match args.threads {
         Some(0) => bail!("invalid threads 0 (expected 1 or more)"),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
-    let (entries, start, source) = match &args.from {
-        Some(path) => {
-            let table = PackedTable::from_table(&Table::read(path)?)
-                .with_context(|| format!("cannot pack from {}", path.display()))?;
-            let offsets: Vec<u32> = table.entries.iter().map(|p| p.offset).collect();
-            table
-                .fill()
-                .map_err(|o| anyhow::anyhow!("{}: {o}", path.display()))?;
-            let entries = table.entries.into_iter().map(|p| p.entry).collect();
-            (entries, Some(offsets), path.display().to_string())
-        }
-        None => {
-            if !store_path.exists() {
-                bail!(
-                    "no store at {} (a mistyped --store? pack needs magics to pack)",
-                    store_path.display()
-                );
-            }
-            let store = Store::load(&store_path)?;
-            let (entries, filled) = complete(&store, args.formula)?;
-            for t in &filled {
-                crate::say!(
-                    "magichunt: the store has no {} magic for {t}: filled at popcount bits",
-                    args.formula
-                );
-            }
-            (entries, None, store_path.display().to_string())
-        }
+    let mut src = source(args)?;
+    let pool_note = match &args.pool {
+        Some(path) => Some(add_pool(&mut src, path, args.choices)?),
+        None => None,
     };
     let stop = Stop::new();
     interrupt::install(&stop)?;
     let t0 = Instant::now();
+    let cpu0 = process_cpu_seconds();
+    let cpu = move || {
+        process_cpu_seconds()
+            .zip(cpu0)
+            .map_or_else(|| t0.elapsed().as_secs_f64(), |(now, then)| now - then)
+    };
     let opts = PackOptions {
         steps: args.steps,
         time,
         seed: args.seed,
+        hot: args.hot,
+        cold: 1.0,
     };
-    let (mut table, mut fill, packing) =
-        pack_entries(&entries, start.as_deref(), &opts, stop.flag())?;
-    crate::say!(
-        "magichunt: {} squares from {source}: fancy {} entries, tight {}; packed {} by first-fit decreasing{}, {} after {} ruin-and-recreate steps ({} slots used, {} shared), {}",
-        entries.len(),
-        per_square_size(Layout::Fancy, &entries),
-        per_square_size(Layout::Tight, &entries),
-        packing.first_size,
-        if start.is_some() { " (the starting table)" } else { "" },
-        fill.size,
-        packing.steps,
-        fill.used,
-        fill.shared,
-        format_duration(t0.elapsed())
-    );
-    let meta = |steps: u64, hunted: Option<&str>| {
-        let mut m = std::collections::BTreeMap::new();
+    let patterns: Vec<Vec<Pattern>> = src
+        .groups
+        .iter()
+        .map(|g| g.iter().map(Pattern::of).collect())
+        .collect();
+    let describe = |steps: u64, hunted: Option<&str>, cpu: f64| {
+        let mut m = BTreeMap::new();
         m.insert(
             "about".to_string(),
             json!(format!(
@@ -135,73 +145,98 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
                 env!("CARGO_PKG_VERSION")
             )),
         );
-        m.insert("source".to_string(), json!(source));
+        m.insert("source".to_string(), json!(src.name));
         let mut algorithm = format!(
-            "first-fit decreasing (by span, then by slots used; equal attack sets share slots), then {steps} ruin-and-recreate steps, seed {}",
+            "first-fit decreasing (by span, then by slots used), then {steps} annealing steps over the order of the squares{} (hot {}, seed {})",
+            if pool_note.is_some() { " and each square's magic" } else { "" },
+            args.hot,
             args.seed
         );
+        if let Some(note) = &pool_note {
+            algorithm.push_str(&format!("; {note}"));
+        }
         if let Some(h) = hunted {
             algorithm.push_str(&format!("; refit hunt: {h}"));
         }
         m.insert("algorithm".to_string(), json!(algorithm));
+        m.insert("command".to_string(), json!(command_line()));
+        m.insert(
+            "cpu_seconds".to_string(),
+            json!((cpu * 10.0).round() / 10.0),
+        );
         m
     };
-    table.meta = meta(packing.steps, None);
+    let table_of = |p: &Packing| PackedTable {
+        entries: src
+            .groups
+            .iter()
+            .zip(p.picks.iter().zip(&p.offsets))
+            .map(|(g, (&pick, &offset))| PackedEntry {
+                entry: g[pick].clone(),
+                offset,
+            })
+            .collect(),
+        declared: Some(p.size),
+        stated_used: Some(p.used),
+        meta: BTreeMap::new(),
+    };
+    // A long run keeps its best table on disk, at most every 30 s, so that a kill -9 or the
+    // end of a session leaves something to resume from.
+    let mut last_save = Instant::now();
+    let mut failed = None;
+    let mut checkpoint = |p: &Packing| {
+        if args.out.as_os_str() == "-" || last_save.elapsed() < Duration::from_secs(30) {
+            return;
+        }
+        last_save = Instant::now();
+        let mut t = table_of(p);
+        t.meta = describe(p.steps, None, cpu());
+        let result = t
+            .check()
+            .map_err(anyhow::Error::from)
+            .and_then(|f| write(&args.out, &t.to_json(&f)));
+        if let Err(e) = result {
+            failed.get_or_insert(e);
+        }
+    };
+    let packing = pack_choosing(
+        &patterns,
+        src.start.as_ref(),
+        &opts,
+        stop.flag(),
+        &mut checkpoint,
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let mut table = table_of(&packing);
+    let mut fill = table.check()?;
+    let chosen: Vec<Entry> = table.entries.iter().map(|p| p.entry.clone()).collect();
+    crate::say!(
+        "magichunt: {} squares from {}: fancy {} entries, tight {}; packed {} by {}, {} after {} annealing steps ({} slots used), {}",
+        chosen.len(),
+        src.name,
+        per_square_size(Layout::Fancy, &chosen),
+        per_square_size(Layout::Tight, &chosen),
+        packing.first_size,
+        if src.start.is_some() { "the starting table" } else { "first-fit decreasing" },
+        fill.size,
+        packing.steps,
+        fill.used,
+        format_duration(t0.elapsed())
+    );
+    table.meta = describe(packing.steps, None, cpu());
     write(&args.out, &table.to_json(&fill))?;
     if let Some(limit) = hunt {
-        let ropts = RefitOptions {
-            time: limit,
-            seed: args.seed,
-            threads,
-            spread: args.spread,
-            pack_steps: 200,
-        };
-        // What the hunt had done when the table was written: the time it ran, not its limit.
-        let hunt_start = std::time::Instant::now();
-        let note = || {
-            format!(
-                "{} (of at most {}) on {threads} threads, up to {} bits above each square's own, seed {}",
-                format_duration(hunt_start.elapsed()),
-                format_duration(limit),
-                args.spread,
-                args.seed
-            )
-        };
-        let mut failed = None;
-        let mut save = |t: &PackedTable, f: &crate::layout::Fill| -> bool {
-            let mut t = t.clone();
-            t.meta = meta(packing.steps, Some(&note()));
-            match write(&args.out, &t.to_json(f)) {
-                Ok(()) => {
-                    crate::say!(
-                        "magichunt: {} entries ({} KiB), {} slots used, after {}: saved",
-                        f.size,
-                        kib(f.size),
-                        f.used,
-                        format_duration(t0.elapsed())
-                    );
-                    true
-                }
-                Err(e) => {
-                    failed = Some(e);
-                    false
-                }
-            }
-        };
-        let (t, f) = refit(&table, &ropts, stop.flag(), &mut save)?;
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        table = t;
-        table.meta = meta(packing.steps, Some(&note()));
-        fill = f;
-        write(&args.out, &table.to_json(&fill))?;
+        let describe_hunt = |h: &str, c: f64| describe(packing.steps, Some(h), c);
+        (_, fill) = refit_hunt(args, &table, limit, threads, &stop, &describe_hunt, &cpu)?;
     }
     crate::say!(
-        "magichunt: packed table of {} entries ({} KiB), {} slots used, checked by filling every subset of every square; written to {}",
+        "magichunt: packed table of {} entries ({} KiB), {} slots used, {} formula, checked by filling every subset of every square; written to {}",
         fill.size,
         kib(fill.size),
         fill.used,
+        src.formula,
         if args.out.as_os_str() == "-" {
             "stdout".to_string()
         } else {
@@ -215,7 +250,160 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-fn write(out: &std::path::Path, text: &str) -> anyhow::Result<()> {
+/// The store's magics (one per square, filled at popcount bits where it has none) or a
+/// packed table's magics and offsets.
+fn source(args: &PackArgs) -> anyhow::Result<Source> {
+    if let Some(path) = &args.from {
+        let table = PackedTable::from_table(&Table::read(path)?)
+            .with_context(|| format!("cannot pack from {}", path.display()))?;
+        table
+            .fill()
+            .map_err(|o| anyhow::anyhow!("{}: {o}", path.display()))?;
+        let formula = table.formula().unwrap_or(Formula::Plain);
+        let offsets = table.entries.iter().map(|p| p.offset).collect();
+        let groups: Vec<Vec<Entry>> = table.entries.into_iter().map(|p| vec![p.entry]).collect();
+        return Ok(Source {
+            start: Some((vec![0; groups.len()], offsets)),
+            groups,
+            name: path.display().to_string(),
+            formula,
+        });
+    }
+    let store_path = super::stores::for_reading(&args.store);
+    if !store_path.exists() {
+        bail!(
+            "no store at {} (a mistyped --store? pack needs magics to pack)",
+            store_path.display()
+        );
+    }
+    let store = Store::load(&store_path)?;
+    let (entries, filled) = complete(&store, args.formula)?;
+    for t in &filled {
+        crate::say!(
+            "magichunt: the store has no {} magic for {t}: filled at popcount bits",
+            args.formula
+        );
+    }
+    Ok(Source {
+        groups: entries.into_iter().map(|e| vec![e]).collect(),
+        start: None,
+        name: store_path.display().to_string(),
+        formula: args.formula,
+    })
+}
+
+/// Adds the pool's magics of the source's formula to every square: the best `choices` by
+/// footprint, the square's own magic kept among them (first when it is the starting magic).
+/// Returns a note for the table's `algorithm`.
+fn add_pool(src: &mut Source, path: &Path, choices: usize) -> anyhow::Result<String> {
+    let pool = Pool::read(path)?;
+    let mut added = 0;
+    for group in &mut src.groups {
+        let own = group[0].clone();
+        let mut members: Vec<(u32, Entry)> = pool
+            .of_target(own.target, src.formula)
+            .into_iter()
+            .filter(|m| m.entry.magic != own.magic || m.entry.bits != own.bits)
+            .map(|m| (m.footprint, m.entry.clone()))
+            .collect();
+        let own_fp = Pattern::of(&own).footprint(pool.gap);
+        members.push((own_fp, own.clone()));
+        members.sort_by_key(|(f, e)| (*f, e.bits, e.magic));
+        members.truncate(choices.max(1));
+        if !members
+            .iter()
+            .any(|(_, e)| e.magic == own.magic && e.bits == own.bits)
+        {
+            members.pop();
+            members.push((own_fp, own.clone()));
+        }
+        if src.start.is_some() {
+            // The starting table's magic stays at position 0, where its pick points.
+            members.retain(|(_, e)| e.magic != own.magic || e.bits != own.bits);
+            members.insert(0, (own_fp, own));
+        }
+        added += members.len() - 1;
+        *group = members.into_iter().map(|(_, e)| e).collect();
+    }
+    crate::say!(
+        "magichunt: {} magics of {} offered beside the squares' own ({} in the pool, gap {})",
+        added,
+        path.display(),
+        pool.len(),
+        pool.gap
+    );
+    Ok(format!(
+        "magics chosen among each square's own and up to {choices} of pool {} (gap {})",
+        path.display(),
+        pool.gap
+    ))
+}
+
+/// The refit hunt after packing: new magics for the squares at the top of the array.
+fn refit_hunt(
+    args: &PackArgs,
+    table: &PackedTable,
+    limit: Duration,
+    threads: usize,
+    stop: &Stop,
+    describe: &dyn Fn(&str, f64) -> BTreeMap<String, serde_json::Value>,
+    cpu: &dyn Fn() -> f64,
+) -> anyhow::Result<(PackedTable, Fill)> {
+    let ropts = RefitOptions {
+        time: limit,
+        seed: args.seed,
+        threads,
+        spread: args.spread,
+        pack_steps: 200,
+    };
+    let hunt_start = Instant::now();
+    let note = || {
+        format!(
+            "{} (of at most {}) on {threads} threads, up to {} bits above each square's own, seed {}",
+            format_duration(hunt_start.elapsed()),
+            format_duration(limit),
+            args.spread,
+            args.seed
+        )
+    };
+    let mut failed = None;
+    let mut save = |t: &PackedTable, f: &Fill| -> bool {
+        let mut t = t.clone();
+        t.meta = describe(&note(), cpu());
+        match write(&args.out, &t.to_json(f)) {
+            Ok(()) => {
+                crate::say!(
+                    "magichunt: {} entries ({} KiB), {} slots used, after {}: saved",
+                    f.size,
+                    kib(f.size),
+                    f.used,
+                    format_duration(hunt_start.elapsed())
+                );
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    };
+    let (mut t, f) = refit(table, &ropts, stop.flag(), &mut save)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    t.meta = describe(&note(), cpu());
+    write(&args.out, &t.to_json(&f))?;
+    Ok((t, f))
+}
+
+/// The command line as run, for the table's record of how it was made.
+fn command_line() -> String {
+    let mut words = vec!["magichunt".to_string()];
+    words.extend(std::env::args().skip(1));
+    words.join(" ")
+}
+
+fn write(out: &Path, text: &str) -> anyhow::Result<()> {
     if out.as_os_str() == "-" {
         std::io::stdout().lock().write_all(text.as_bytes())?;
     } else {

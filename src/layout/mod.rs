@@ -13,6 +13,8 @@
 //! of each entry is its [`Formula`](crate::question::Formula), and a slot is always
 //! `offset + index_with(formula, occ, mask, magic, bits)`.
 
+pub mod anneal;
+pub mod occupancy;
 pub mod pack;
 pub mod packed;
 pub mod refit;

@@ -1,31 +1,27 @@
-//! Choosing the offsets of a packed table: first-fit decreasing, then ruin and recreate.
+//! Choosing the offsets of a packed table, and the magics when a square has several.
 //!
 //! 1. **First-fit decreasing.** Squares are placed one by one, the widest span first, each at
-//!    the lowest offset where every slot it writes is free or already holds the same attack
-//!    set (equal attack sets share a slot, whichever squares they come from). Two orders are
-//!    tried, by span and by slots used, and the smaller result kept.
-//! 2. **Ruin and recreate.** Repeatedly take out the square that ends highest and a few others
-//!    (two to eight, drawn from a seeded generator, so a run is repeatable), put them back
-//!    first-fit under the current size in a shuffled widest-first order, and keep the result
-//!    when the array is no larger (equal sizes are kept too, so the search walks plateaus).
+//!    the lowest offset where every slot it writes is free. Two orders are tried, by span and
+//!    by slots used, and the smaller result kept.
+//! 2. **Annealing** ([`anneal`](super::anneal)): an order of the squares and a magic per
+//!    square, each order placed first-fit, improved by simulated annealing on the array size.
 //!
-//! The size can never drop below the slots used; on dense reduced-bit magics the holes inside
-//! the squares' spans are what the packer fills.
+//! The size can never drop below the slots used; dense reduced-bit magics leave few holes to
+//! fill, few-slot magics from a pool leave many, and which of each square's magics to take is
+//! part of the search.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
-
+use super::anneal::{anneal, decode, widest_first, AnnealOptions, Candidate, Placed, Plan};
+use super::occupancy::Shape;
 use super::packed::{PackedEntry, PackedTable};
-use super::shared::{Fill, Pattern, Shared};
+use super::shared::{Fill, Pattern};
 use super::LayoutError;
 use crate::attacks::relevant_mask;
 use crate::export::fill_seed;
 use crate::piece::Target;
 use crate::question::{Formula, Question};
-use crate::search::candidates::splitmix;
 use crate::search::find_magic_for;
 use crate::store::Store;
 use crate::table::Entry;
@@ -33,29 +29,51 @@ use crate::table::Entry;
 /// How long and from where the packer searches.
 #[derive(Clone, Debug)]
 pub struct PackOptions {
-    /// Ruin-and-recreate steps at most (0: first-fit decreasing only).
+    /// Annealing steps at most (0: first-fit decreasing only).
     pub steps: u64,
-    /// Stop the improvement after this long, whatever `steps` says.
+    /// Stop the annealing after this long, whatever `steps` says (the temperature then falls
+    /// over this time).
     pub time: Option<Duration>,
-    /// Seed of the improvement's choices.
+    /// Seed of the annealing's choices.
     pub seed: u64,
+    /// Starting temperature of the annealing, in entries.
+    pub hot: f64,
+    /// Final temperature, in entries.
+    pub cold: f64,
 }
 
 impl Default for PackOptions {
     fn default() -> PackOptions {
+        let a = AnnealOptions::default();
         PackOptions {
-            steps: 20_000,
-            time: None,
-            seed: 1,
+            steps: a.steps,
+            time: a.time,
+            seed: a.seed,
+            hot: a.hot,
+            cold: a.cold,
         }
     }
 }
 
-/// Offsets for every pattern and what they give.
+impl PackOptions {
+    fn anneal(&self) -> AnnealOptions {
+        AnnealOptions {
+            steps: self.steps,
+            time: self.time,
+            seed: self.seed,
+            hot: self.hot,
+            cold: self.cold,
+        }
+    }
+}
+
+/// Offsets (and picks) for every square and what they give.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Packing {
-    /// One offset per pattern, in the patterns' order.
+    /// One offset per square, in the squares' order.
     pub offsets: Vec<u32>,
+    /// Per square, the position of the magic taken among its candidates.
+    pub picks: Vec<usize>,
     /// Entries of the shared array: highest slot written plus one.
     pub size: u64,
     /// Distinct slots written.
@@ -66,51 +84,48 @@ pub struct Packing {
     pub steps: u64,
 }
 
-/// The array with every pattern at its offset.
-fn build(patterns: &[Pattern], offsets: &[u32]) -> Shared {
-    let mut a = Shared::new();
-    for (p, &o) in patterns.iter().zip(offsets) {
-        a.place(p, o);
-    }
-    a
+/// The candidates of one square: its patterns as shapes, with their lowest index.
+fn candidates(patterns: &[Pattern]) -> Vec<Candidate> {
+    patterns
+        .iter()
+        .map(|p| Candidate {
+            shape: Shape::of(p),
+            lo: p.min(),
+        })
+        .collect()
 }
 
-/// First-fit in `order`: each pattern at the lowest offset where it fits.
-fn first_fit(patterns: &[Pattern], order: &[usize]) -> Vec<u32> {
-    let mut a = Shared::new();
-    let mut offsets = vec![0; patterns.len()];
-    for &k in order {
-        let o = a
-            .first_fit(&patterns[k], 0, u64::MAX)
-            .expect("an unbounded array always fits");
-        a.place(&patterns[k], o);
-        offsets[k] = o;
-    }
-    offsets
-}
-
-/// First-fit decreasing: by span, then by slots used; the smaller array wins.
+/// First-fit decreasing: by span, then by slots used; the smaller array wins. Returns the
+/// offsets.
 #[must_use]
 pub fn first_fit_decreasing(patterns: &[Pattern]) -> Vec<u32> {
-    /// An order of placement: the key sorted on, largest first.
-    type Key = fn(&Pattern) -> (u32, u32);
-    let keys: [Key; 2] = [|p| (p.span(), p.used()), |p| (p.used(), p.span())];
-    let mut best: Option<(u64, Vec<u32>)> = None;
-    for key in keys {
-        let mut order: Vec<usize> = (0..patterns.len()).collect();
-        order.sort_by_key(|&k| (std::cmp::Reverse(key(&patterns[k])), k));
-        let offsets = first_fit(patterns, &order);
-        let size = build(patterns, &offsets).size();
-        if best.as_ref().is_none_or(|b| size < b.0) {
-            best = Some((size, offsets));
-        }
-    }
-    best.map(|b| b.1).unwrap_or_default()
+    let squares: Vec<Vec<Candidate>> = patterns
+        .iter()
+        .map(|p| candidates(std::slice::from_ref(p)))
+        .collect();
+    ffd(&squares).offsets(&squares)
 }
 
-/// Packs `patterns` into one array: from `start` offsets when given (they must fit together),
-/// else from first-fit decreasing, then improved by ruin and recreate within `opts`, or until
-/// `stop` is set.
+/// [`first_fit_decreasing`] on candidates (the first of each square).
+fn ffd(squares: &[Vec<Candidate>]) -> Placed {
+    let by_span = widest_first(squares);
+    let mut by_used = by_span.clone();
+    by_used.order.sort_by_key(|&k| {
+        let s = &squares[k][0].shape;
+        (std::cmp::Reverse((s.used(), s.span())), k)
+    });
+    let a = decode(squares, &by_span);
+    let b = decode(squares, &by_used);
+    if b.size < a.size {
+        b
+    } else {
+        a
+    }
+}
+
+/// Packs `patterns` (one magic per square) into one array: from `start` offsets when given
+/// (they must fit together; the result is never larger), else from first-fit decreasing,
+/// then annealed within `opts`, or until `stop` is set.
 ///
 /// # Panics
 /// If `start` has the wrong length or its offsets overlap.
@@ -121,78 +136,72 @@ pub fn pack(
     opts: &PackOptions,
     stop: &AtomicBool,
 ) -> Packing {
-    let mut offsets = match start {
-        Some(s) => {
-            assert_eq!(s.len(), patterns.len(), "one offset per pattern");
-            s.to_vec()
-        }
-        None => first_fit_decreasing(patterns),
-    };
-    let mut a = build(patterns, &offsets);
-    let first_size = a.size();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix(opts.seed ^ 0x7061_636b));
-    let deadline = opts.time.map(|t| Instant::now() + t);
-    let mut steps = 0;
-    while steps < opts.steps && !patterns.is_empty() {
-        if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        steps += 1;
-        let size = a.size();
-        // The square ending highest, and a few others.
-        let top = (0..patterns.len())
-            .max_by_key(|&k| (u64::from(offsets[k]) + u64::from(patterns[k].max()), k))
-            .expect("not empty");
-        let mut out = vec![top];
-        let extra = 2 + (rng.next_u64() % 7) as usize;
-        for _ in 0..extra.min(patterns.len() - 1) {
-            let k = (rng.next_u64() % patterns.len() as u64) as usize;
-            if !out.contains(&k) {
-                out.push(k);
-            }
-        }
-        let before: Vec<u32> = out.iter().map(|&k| offsets[k]).collect();
-        for &k in &out {
-            a.remove(&patterns[k], offsets[k]);
-        }
-        // Widest first, with random ties broken by a shuffle key.
-        let mut order: Vec<(u32, u64, usize)> = out
-            .iter()
-            .map(|&k| (patterns[k].span(), rng.next_u64() % 4, k))
-            .collect();
-        order.sort_by(|x, y| (y.0 >> 6, x.1).cmp(&(x.0 >> 6, y.1)));
-        let mut ok = true;
-        let mut placed = Vec::new();
-        for &(_, _, k) in &order {
-            match a.first_fit(&patterns[k], 0, size) {
-                Some(o) => {
-                    a.place(&patterns[k], o);
-                    offsets[k] = o;
-                    placed.push(k);
-                }
-                None => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        if !ok || a.size() > size {
-            for &k in &placed {
-                a.remove(&patterns[k], offsets[k]);
-            }
-            for (&k, &o) in out.iter().zip(&before) {
-                offsets[k] = o;
-                a.place(&patterns[k], o);
-            }
-        }
-    }
-    Packing {
-        size: a.size(),
-        used: a.used(),
-        offsets,
+    let groups: Vec<Vec<Pattern>> = patterns.iter().map(|p| vec![p.clone()]).collect();
+    let start = start.map(|s| (vec![0; s.len()], s.to_vec()));
+    pack_choosing(&groups, start.as_ref(), opts, stop, &mut |_| {})
+}
+
+/// Packs squares that each offer several magics (`groups[k]`, best first): chooses a magic
+/// and an offset for every square. From `start` (picks and offsets that fit together; the
+/// result is never larger) when given, else from first-fit decreasing of every square's
+/// first magic; annealed within `opts` or until `stop` is set. `on_better` gets every smaller
+/// packing found.
+///
+/// # Panics
+/// If a square has no magic, or `start` has the wrong length or overlaps.
+pub fn pack_choosing(
+    groups: &[Vec<Pattern>],
+    start: Option<&(Vec<usize>, Vec<u32>)>,
+    opts: &PackOptions,
+    stop: &AtomicBool,
+    on_better: &mut dyn FnMut(&Packing),
+) -> Packing {
+    let squares: Vec<Vec<Candidate>> = groups.iter().map(|g| candidates(g)).collect();
+    let packing = |p: &Placed, first_size: u64, steps: u64| Packing {
+        offsets: p.offsets(&squares),
+        picks: p.plan.pick.clone(),
+        size: u64::from(p.size),
+        used: p.used,
         first_size,
         steps,
+    };
+    // The start: the given table (its own offsets, which first-fit in offset order may not
+    // reproduce), or first-fit decreasing.
+    let given = start.map(|(picks, offsets)| {
+        assert_eq!(picks.len(), squares.len(), "one pick per square");
+        assert_eq!(offsets.len(), squares.len(), "one offset per square");
+        let base: Vec<u32> = (0..squares.len())
+            .map(|k| offsets[k] + squares[k][picks[k]].lo)
+            .collect();
+        let mut order: Vec<usize> = (0..squares.len()).collect();
+        order.sort_by_key(|&k| (base[k], k));
+        let mut occ = super::occupancy::Occupancy::new();
+        for &k in &order {
+            occ.place(&squares[k][picks[k]].shape, base[k]);
+        }
+        Placed {
+            plan: Plan {
+                order,
+                pick: picks.clone(),
+            },
+            base,
+            size: occ.end(),
+            used: occ.used(),
+        }
+    });
+    let first = given.clone().unwrap_or_else(|| ffd(&squares));
+    let first_size = u64::from(first.size);
+    if opts.steps == 0 || squares.is_empty() {
+        return packing(&first, first_size, 0);
     }
+    let mut report = |p: &Placed| {
+        if given.as_ref().is_none_or(|g| p.size < g.size) {
+            on_better(&packing(p, first_size, 0));
+        }
+    };
+    let (best, steps) = anneal(&squares, &first.plan, &opts.anneal(), stop, &mut report);
+    let best = if best.size < first.size { best } else { first };
+    packing(&best, first_size, steps)
 }
 
 /// The magics to pack from `store`: its best of `formula` per square, and for a square it

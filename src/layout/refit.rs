@@ -123,8 +123,8 @@ pub fn refit(
                     Some(&offsets),
                     &PackOptions {
                         steps: opts.pack_steps,
-                        time: None,
                         seed: opts.seed ^ stream,
+                        ..PackOptions::default()
                     },
                     stop,
                 );

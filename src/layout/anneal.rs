@@ -1,0 +1,270 @@
+//! Choosing magics and offsets together: simulated annealing over an order of the squares
+//! and a choice of magic per square.
+//!
+//! A [`Plan`] (an order of the squares, a magic picked for each from its candidates) is
+//! decoded by placing the squares one by one, in order, each at the lowest offset where its
+//! magic's slots meet only free slots ([`Occupancy::first_fit`]): holes left by the squares
+//! before are filled by the squares after when they fit. The size of the array is the plan's
+//! energy. A step moves one square to another place in the order (half the time within eight
+//! places), swaps two, or picks another magic for one square, and is kept when the size does
+//! not grow, or grows by `d` with probability `exp(-d / T)`; `T` falls geometrically from
+//! `hot` to `cold` over the run. Only the squares from the first one the step touched are
+//! placed again.
+//!
+//! Measured on the published fixed-shift tables (their 128 magics, offsets thrown away):
+//! first-fit decreasing alone gives 101,082 (Annuss 2017) and 94,672 (Annuss and Fiekas 2017)
+//! entries; see `docs/layouts.md` for what the annealing reaches and in what time.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::occupancy::{Occupancy, Shape};
+use crate::search::candidates::splitmix;
+
+/// One magic a square may take: its shape and its lowest index (the square's offset is the
+/// slot of its index 0 minus the lowest index, and may not be negative).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The slots it writes, from its lowest.
+    pub shape: Shape,
+    /// Its lowest index (0 for a plain magic).
+    pub lo: u32,
+}
+
+/// An order of the squares and the magic picked for each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Square numbers (positions in the problem), in placing order.
+    pub order: Vec<usize>,
+    /// Per square, the position of its magic among its candidates.
+    pub pick: Vec<usize>,
+}
+
+/// A decoded plan: where every square's lowest slot lies, and the array size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// The plan.
+    pub plan: Plan,
+    /// Per square, the slot of its picked magic's lowest index.
+    pub base: Vec<u32>,
+    /// Entries of the array: highest slot written plus one.
+    pub size: u32,
+    /// Slots written.
+    pub used: u64,
+}
+
+impl Placed {
+    /// Per square, its offset: the slot of index 0 (`base - lo`).
+    #[must_use]
+    pub fn offsets(&self, squares: &[Vec<Candidate>]) -> Vec<u32> {
+        self.base
+            .iter()
+            .enumerate()
+            .map(|(k, &b)| b - squares[k][self.plan.pick[k]].lo)
+            .collect()
+    }
+}
+
+/// How long and how the annealing runs.
+#[derive(Clone, Debug)]
+pub struct AnnealOptions {
+    /// Steps at most (the temperature falls over them when no time is given).
+    pub steps: u64,
+    /// Stop after this long; the temperature falls over it when given.
+    pub time: Option<Duration>,
+    /// Seed of the steps' choices.
+    pub seed: u64,
+    /// Starting temperature (entries).
+    pub hot: f64,
+    /// Final temperature (entries).
+    pub cold: f64,
+}
+
+impl Default for AnnealOptions {
+    fn default() -> AnnealOptions {
+        AnnealOptions {
+            steps: 20_000,
+            time: None,
+            seed: 1,
+            hot: 100.0,
+            cold: 1.0,
+        }
+    }
+}
+
+/// Places squares in plan order; keeps its array between plans.
+#[derive(Debug, Default)]
+struct Decoder {
+    occ: Occupancy,
+    base: Vec<u32>,
+}
+
+impl Decoder {
+    /// Decodes `plan`, placing the first `keep` squares of its order at the slots `prev`
+    /// gives them (they are where the previous decode put them) and the others first-fit.
+    fn decode(&mut self, squares: &[Vec<Candidate>], plan: &Plan, prev: &[u32], keep: usize) {
+        self.occ.clear();
+        self.base.resize(squares.len(), 0);
+        for (n, &k) in plan.order.iter().enumerate() {
+            let c = &squares[k][plan.pick[k]];
+            let b = if n < keep {
+                prev[k]
+            } else {
+                self.occ
+                    .first_fit(&c.shape, c.lo, u64::MAX)
+                    .expect("an unbounded array always fits")
+            };
+            self.occ.place(&c.shape, b);
+            self.base[k] = b;
+        }
+    }
+}
+
+/// Decodes `plan` once: first-fit in its order.
+///
+/// # Panics
+/// If the plan does not name every square once or picks a magic a square does not have.
+#[must_use]
+pub fn decode(squares: &[Vec<Candidate>], plan: &Plan) -> Placed {
+    let mut d = Decoder::default();
+    d.decode(squares, plan, &[], 0);
+    Placed {
+        plan: plan.clone(),
+        base: d.base,
+        size: d.occ.end(),
+        used: d.occ.used(),
+    }
+}
+
+/// First-fit decreasing: the first candidate of every square, the widest spans first.
+#[must_use]
+pub fn widest_first(squares: &[Vec<Candidate>]) -> Plan {
+    let mut order: Vec<usize> = (0..squares.len()).collect();
+    order.sort_by_key(|&k| {
+        let s = &squares[k][0].shape;
+        (std::cmp::Reverse((s.span(), s.used())), k)
+    });
+    Plan {
+        order,
+        pick: vec![0; squares.len()],
+    }
+}
+
+/// Anneals from `start` within `opts` or until `stop` is set; calls `on_better` with every
+/// smaller placement found. Returns the smallest.
+///
+/// # Panics
+/// If `start` does not name every square once, or a square has no candidate.
+pub fn anneal(
+    squares: &[Vec<Candidate>],
+    start: &Plan,
+    opts: &AnnealOptions,
+    stop: &AtomicBool,
+    on_better: &mut dyn FnMut(&Placed),
+) -> (Placed, u64) {
+    let n = squares.len();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix(opts.seed ^ 0x616e_6e65_616c));
+    let mut dec = Decoder::default();
+    let mut cur = start.clone();
+    dec.decode(squares, &cur, &[], 0);
+    let mut cur_base = dec.base.clone();
+    let mut cur_size = dec.occ.end();
+    let mut best = Placed {
+        plan: cur.clone(),
+        base: cur_base.clone(),
+        size: cur_size,
+        used: dec.occ.used(),
+    };
+    let choices = squares.iter().any(|c| c.len() > 1);
+    let clock = Instant::now();
+    let mut cand = cur.clone();
+    let mut steps = 0u64;
+    let mut progress = 0.0f64;
+    while steps < opts.steps && n > 1 {
+        if steps.is_multiple_of(64) {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let by_steps = steps as f64 / opts.steps as f64;
+            progress = match opts.time {
+                Some(t) => {
+                    let by_time = clock.elapsed().as_secs_f64() / t.as_secs_f64().max(1e-9);
+                    if by_time >= 1.0 {
+                        break;
+                    }
+                    by_time.max(by_steps)
+                }
+                None => by_steps,
+            };
+        }
+        steps += 1;
+        let temp = opts.hot * (opts.cold / opts.hot).powf(progress);
+        cand.order.copy_from_slice(&cur.order);
+        cand.pick.copy_from_slice(&cur.pick);
+        let r = rng.next_u64();
+        let i = (rng.next_u64() % n as u64) as usize;
+        let first = if choices && r % 10 < 3 {
+            let k = cand.order[i];
+            let m = squares[k].len();
+            if m < 2 {
+                continue;
+            }
+            let j = if r >> 8 & 1 == 0 {
+                (rng.next_u64() % m as u64) as usize
+            } else if r >> 9 & 1 == 0 {
+                cand.pick[k].saturating_sub(1)
+            } else {
+                (cand.pick[k] + 1).min(m - 1)
+            };
+            if j == cand.pick[k] {
+                continue;
+            }
+            cand.pick[k] = j;
+            i
+        } else {
+            let j = if r >> 8 & 1 == 0 {
+                let d = 1 + (r >> 16) % 8;
+                let j = if r >> 12 & 1 == 0 {
+                    i as u64 + d
+                } else {
+                    (i as u64).saturating_sub(d)
+                };
+                (j as usize).min(n - 1)
+            } else {
+                (rng.next_u64() % n as u64) as usize
+            };
+            if i == j {
+                continue;
+            }
+            if r % 3 == 0 {
+                cand.order.swap(i, j);
+            } else {
+                let x = cand.order.remove(i);
+                cand.order.insert(j, x);
+            }
+            i.min(j)
+        };
+        dec.decode(squares, &cand, &cur_base, first);
+        let size = dec.occ.end();
+        let worse = f64::from(size) - f64::from(cur_size);
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        if worse <= 0.0 || u < (-worse / temp).exp() {
+            std::mem::swap(&mut cur, &mut cand);
+            cur_base.copy_from_slice(&dec.base);
+            cur_size = size;
+            if size < best.size {
+                best = Placed {
+                    plan: cur.clone(),
+                    base: cur_base.clone(),
+                    size,
+                    used: dec.occ.used(),
+                };
+                on_better(&best);
+            }
+        }
+    }
+    (best, steps)
+}
