@@ -11,12 +11,12 @@ use serde_json::json;
 
 use super::{formula_arg, Outcome};
 use crate::atomic::write_atomic;
-use crate::export::kib;
 use crate::interrupt::{self, Stop};
 use crate::layout::pack::{complete, pack_entries, PackOptions};
 use crate::layout::refit::{refit, RefitOptions};
 use crate::layout::{per_square_size, Layout, PackedTable};
 use crate::question::Formula;
+use crate::size::kib;
 use crate::store::Store;
 use crate::table::Table;
 use crate::timefmt::{format_duration, parse_duration};

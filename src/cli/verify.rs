@@ -9,12 +9,12 @@ use clap::Args;
 use super::{formula_arg, magic_arg, piece_arg, square_arg, Outcome};
 use crate::attacks::Occupancies;
 use crate::bitboard::side_by_side;
-use crate::export::kib;
 use crate::layout::packed::is_packed;
 use crate::layout::{LayoutError, PackedTable};
 use crate::magic::{format_magic, verify_pairs_with};
 use crate::piece::{Piece, Target};
 use crate::question::Formula;
+use crate::size::kib;
 use crate::square::Square;
 use crate::table::{parse_claims, Table};
 

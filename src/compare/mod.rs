@@ -10,10 +10,10 @@ mod text;
 use std::collections::BTreeMap;
 
 use crate::attacks::Occupancies;
-use crate::export::kib;
 use crate::layout::{Fill, PackedTable};
 use crate::piece::Target;
 use crate::published;
+use crate::size::kib;
 use crate::store::Store;
 use crate::table::{Entry, Table};
 

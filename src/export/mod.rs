@@ -36,12 +36,10 @@ use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
 use crate::search::find_magic_for;
+use crate::size::{kib, ENTRY_BYTES};
 use crate::store::Store;
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
-
-/// Bytes per table entry (one `u64` attack set).
-pub const ENTRY_BYTES: u64 = 8;
 
 /// The method family of a magic the exporter filled on the spot.
 pub const FILL_FAMILY: &str = "export-fill";
@@ -395,17 +393,6 @@ impl Tables {
     }
 }
 
-/// `entries` at 8 bytes each in KiB: whole numbers plain, otherwise one decimal.
-#[must_use]
-pub fn kib(entries: u64) -> String {
-    let bytes = entries * ENTRY_BYTES;
-    if bytes.is_multiple_of(1024) {
-        (bytes / 1024).to_string()
-    } else {
-        format!("{:.1}", bytes as f64 / 1024.0)
-    }
-}
-
 /// What the header says about where the output came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Source {
@@ -577,14 +564,6 @@ fn comment_block(out: &mut String, prefix: &str, lines: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn kib_is_exact_or_one_decimal() {
-        assert_eq!(kib(89_280), "697.5");
-        assert_eq!(kib(107_648), "841");
-        assert_eq!(kib(1), "0.0");
-        assert_eq!(kib(13), "0.1");
-    }
 
     #[test]
     fn fill_seeds_differ_per_target() {
