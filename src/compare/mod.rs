@@ -9,12 +9,11 @@ mod text;
 
 use std::collections::BTreeMap;
 
-use crate::attacks::Occupancies;
 use crate::layout::{Fill, PackedTable};
 use crate::piece::Target;
 use crate::published;
 use crate::size::kib;
-use crate::store::Store;
+use crate::store::{proven_optimal, Store};
 use crate::table::{Entry, Table};
 
 pub use layouts::{layout_rows, LayoutRow};
@@ -278,16 +277,6 @@ impl Report {
     }
 }
 
-/// Whether `bits` are proven optimal for `target`: one above the highest bit count proven
-/// impossible (by `store` or the published proofs), or at the lower bound.
-#[must_use]
-pub fn proven_optimal(store: &Store, target: Target, bits: u32) -> bool {
-    store
-        .proven_none(target)
-        .is_some_and(|none| bits == none + 1)
-        || bits == Occupancies::new(target).lower_bound_bits()
-}
-
 /// The command that checks a row's magic.
 #[must_use]
 pub fn verify_command(e: &Entry) -> String {
@@ -344,18 +333,5 @@ mod tests {
         // a8 where they have nothing: ahead, but not a row that beats a magic of theirs.
         assert_eq!(r.rows[56].standing, Standing::Ahead);
         assert!(!r.rows[56].beats_theirs());
-    }
-
-    #[test]
-    fn optimal_by_lower_bound_and_by_proof() {
-        let store = Store::new();
-        // Published proof: no 4-bit bishop d8 (so 5 bits is optimal there).
-        let d8 = Target::new(Piece::Bishop, "d8".parse().unwrap());
-        let none = store.proven_none(d8).unwrap();
-        assert!(proven_optimal(&store, d8, none + 1));
-        assert!(!proven_optimal(&store, d8, none + 2));
-        let e4 = Target::new(Piece::Rook, "e4".parse().unwrap());
-        let lb = Occupancies::new(e4).lower_bound_bits();
-        assert!(proven_optimal(&store, e4, lb));
     }
 }

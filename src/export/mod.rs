@@ -27,8 +27,7 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
-use crate::attacks::{relevant_mask, Occupancies};
-use crate::compare::proven_optimal;
+use crate::attacks::relevant_mask;
 use crate::layout::pack::{pack_entries, PackOptions};
 pub use crate::layout::Layout;
 use crate::layout::{Fill, LayoutError, PackedTable};
@@ -37,7 +36,7 @@ use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
 use crate::search::find_magic_for;
 use crate::size::{kib, ENTRY_BYTES};
-use crate::store::Store;
+use crate::store::{proven_optimal_with, Store};
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
 
@@ -139,7 +138,7 @@ pub struct Slot {
     pub len: u32,
     /// True when the store lacked the square and the exporter found the magic.
     pub filled: bool,
-    /// True when no magic with fewer bits exists ([`crate::compare::proven_optimal`]: a
+    /// True when no magic with fewer bits exists ([`crate::store::proven_optimal`]: a
     /// proof of none one bit below, the store's or published, or the lower bound).
     pub proven: bool,
 }
@@ -309,12 +308,7 @@ impl Tables {
             Layout::Fancy => 1u32 << entry.bits,
             Layout::Tight | Layout::Packed => entry.max_index + 1,
         };
-        // The proofs are of plain magics; the lower bound (distinct attack sets) holds for
-        // every formula.
-        let proven = match entry.formula {
-            Formula::Plain => proven_optimal(store, target, entry.bits),
-            Formula::Black => entry.bits == Occupancies::new(target).lower_bound_bits(),
-        };
+        let proven = proven_optimal_with(store, target, entry.bits, entry.formula);
         let slot = Slot {
             mask: relevant_mask(target.piece, target.square).0,
             shift: 64 - entry.bits,
