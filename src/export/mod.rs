@@ -6,7 +6,7 @@
 //! table written by `magichunt pack`) and every back end renders the same figures: a slot is
 //! `offset + (key * magic >> shift)` with `shift = 64 - bits`, the product taken modulo 2^64,
 //! and `key = occ & mask` (plain) or `occ | !mask` (black). A square the store lacks is filled
-//! on the spot by a popcount-bit magic of the formula from [`crate::search::find_magic_for`]
+//! on the spot by a popcount-bit magic of the formula from [`crate::search::fill_magic`]
 //! with a seed derived from the target, so the output depends on the store's content only.
 //!
 //! Text from the store reaches generated code only through [`comment_text`], and `--out`
@@ -33,8 +33,8 @@ pub use crate::layout::Layout;
 use crate::layout::{Fill, LayoutError, PackedTable};
 use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
-use crate::question::{Formula, Question};
-use crate::search::find_magic_for;
+use crate::question::Formula;
+use crate::search::{fill_magic, fill_question, fill_seed};
 use crate::size::{kib, ENTRY_BYTES};
 use crate::store::{proven_optimal_with, Store};
 use crate::table::wire::MethodWire;
@@ -42,9 +42,6 @@ use crate::table::Entry;
 
 /// The method family of a magic the exporter filled on the spot.
 pub const FILL_FAMILY: &str = "export-fill";
-
-/// The base of the seed that fills a missing square; [`fill_seed`] mixes in the target.
-pub const FILL_SEED: u64 = 0x6d61_6769_6368_756e;
 
 /// The slot formula of plain magics, as every output states it.
 pub const SLOT_FORMULA: &str =
@@ -169,33 +166,19 @@ pub struct Packed {
     pub how: String,
 }
 
-/// The seed that fills a missing `target`: [`FILL_SEED`] mixed with the target, so a fill
-/// is the same in every export of every store.
-#[must_use]
-pub fn fill_seed(target: Target) -> u64 {
-    let piece = match target.piece {
-        Piece::Rook => 0,
-        Piece::Bishop => 1,
-    };
-    FILL_SEED ^ (piece << 6 | target.square.index() as u64)
-}
-
-/// A popcount-bit magic of `formula` for `target`, found with [`fill_seed`].
+/// A popcount-bit magic of `formula` for `target` ([`crate::search::fill_magic`]), as an
+/// entry whose method says the exporter filled it.
 ///
 /// # Errors
 /// [`ExportError::NoMagic`] if the search gives up.
 pub fn fill(target: Target, formula: Formula) -> Result<Entry, ExportError> {
-    let bits = relevant_mask(target.piece, target.square).count();
-    let seed = fill_seed(target);
-    let question = Question {
+    let v = fill_magic(target, formula).ok_or(ExportError::NoMagic {
         target,
-        bits,
-        formula,
-    };
-    let v = find_magic_for(question, seed).ok_or(ExportError::NoMagic { target, bits })?;
+        bits: fill_question(target, formula).bits,
+    })?;
     let method = MethodWire {
         family: FILL_FAMILY.into(),
-        seed: Some(seed),
+        seed: Some(fill_seed(target)),
         run: None,
     };
     Ok(Entry::from_verified(&v, None, Some(method)))
@@ -558,12 +541,6 @@ fn comment_block(out: &mut String, prefix: &str, lines: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fill_seeds_differ_per_target() {
-        let seeds: std::collections::BTreeSet<u64> = Target::all().map(fill_seed).collect();
-        assert_eq!(seeds.len(), 128);
-    }
 
     #[test]
     fn square_lists_wrap_and_keep_every_square() {

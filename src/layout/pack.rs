@@ -22,11 +22,10 @@ use super::packed::{PackedEntry, PackedTable};
 use super::shared::{Fill, Pattern, Shared};
 use super::LayoutError;
 use crate::attacks::relevant_mask;
-use crate::export::fill_seed;
 use crate::piece::Target;
 use crate::question::{Formula, Question};
 use crate::search::candidates::splitmix;
-use crate::search::find_magic_for;
+use crate::search::{fill_seed, find_magic_for};
 use crate::store::Store;
 use crate::table::Entry;
 
