@@ -9,6 +9,7 @@
 
 pub mod campaign;
 pub mod certificate;
+mod circuit;
 pub mod cnf;
 pub mod lrat;
 pub mod solver;
