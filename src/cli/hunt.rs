@@ -8,7 +8,7 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::hunt::schedule::{Objective, Select};
+use crate::hunt::plan::{Objective, Select};
 use crate::hunt::{self, HuntConfig};
 use crate::interrupt::{self, Stop};
 use crate::piece::{Piece, Target};

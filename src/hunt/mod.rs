@@ -3,6 +3,7 @@
 //! the work, checkpoints, and draws the progress.
 
 pub mod alloc;
+pub mod plan;
 pub mod progress;
 pub mod schedule;
 
@@ -25,8 +26,9 @@ use crate::table::Entry;
 use crate::timefmt::{self, format_duration, now_rfc3339};
 
 use alloc::Payoff;
+use plan::{plan_for, Objective, PlanError, Select};
 use progress::{Line, Overall, Progress};
-use schedule::{plan_for, Done, Objective, PlanError, Schedule, Select, Task};
+use schedule::{Done, Schedule, Task};
 
 /// Checkpoint at least this often.
 pub const CHECKPOINT: Duration = Duration::from_secs(30);
