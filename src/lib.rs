@@ -52,6 +52,7 @@ pub mod prove;
 pub mod published;
 pub mod question;
 pub mod search;
+pub mod shipped;
 pub mod size;
 pub mod square;
 pub mod store;
