@@ -105,11 +105,24 @@ fn the_built_in_table_is_the_shipped_store() {
     let built_in = shipped::store();
     let entries = |s: &Store| {
         s.entries()
-            .map(|e| (e.target, e.formula, e.bits, e.magic, e.max_index, e.min_index))
+            .map(|e| {
+                (
+                    e.target,
+                    e.formula,
+                    e.bits,
+                    e.magic,
+                    e.max_index,
+                    e.min_index,
+                )
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(entries(built_in), entries(&file));
-    assert_eq!(built_in.entries().count(), 256, "both formulas, every square");
+    assert_eq!(
+        built_in.entries().count(),
+        256,
+        "both formulas, every square"
+    );
     let proofs = |s: &Store| {
         s.proofs()
             .map(|p| (p.target, p.formula, p.bits, p.method.clone()))

@@ -6,7 +6,6 @@ use clap::{Args, ValueEnum};
 
 use super::Outcome;
 use crate::compare::{render_markdown, render_text, Report, Theirs};
-use crate::store::Store;
 use crate::table::Table;
 
 /// Output style of `compare`.
@@ -21,9 +20,11 @@ pub enum Style {
 /// Arguments of `compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The results store.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store [default: results/mine.json in a checkout, else your own store in
+    /// the data folder; when it does not exist yet, the shipped results/best.json or the table
+    /// built into magichunt; MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// `published` (the shipped records) or a FILE in the table format (write ./published
     /// for a file of that name).
     #[arg(long, default_value = "published")]
@@ -43,16 +44,14 @@ pub struct CompareArgs {
 
 /// Runs `compare`.
 pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
-    let store_path = super::stores::for_reading(&args.store);
-    let missing =
-        std::fs::metadata(&store_path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
-    if missing && !args.allow_missing {
+    let from = super::stores::for_reading(args.store.as_deref());
+    if from.missing() && !args.allow_missing {
         anyhow::bail!(
             "no store at {} (a mistyped --store? --allow-missing compares an empty store)",
-            store_path.display()
+            from.name()
         );
     }
-    let store = Store::load(&store_path)?;
+    let store = from.load()?;
     let theirs = if args.against == "published" {
         Theirs::published()
     } else {
@@ -67,7 +66,7 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         packed.push((name, table, fill));
     }
-    let report = Report::with_packed(&store, &store_path.display().to_string(), &theirs, &packed);
+    let report = Report::with_packed(&store, &from.name(), &theirs, &packed);
     let text = match args.format {
         Style::Text => render_text(&report),
         Style::Markdown => render_markdown(&report),

@@ -62,9 +62,10 @@ pub struct HuntArgs {
     /// Seed of every candidate stream (default: from the clock, printed).
     #[arg(long)]
     seed: Option<u64>,
-    /// The results store.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store [default: results/mine.json in a checkout, else your own store in
+    /// the data folder, started from the shipped store; MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// No progress bars: one line per new best.
     #[arg(long)]
     quiet: bool,
@@ -134,7 +135,7 @@ impl TryFrom<&HuntArgs> for HuntConfig {
             tries: a.tries,
             threads,
             seed,
-            store: a.store.clone(),
+            store: super::stores::writing_path(a.store.as_deref())?,
             quiet: a.quiet,
             formula: a.formula,
             objective: match a.objective {

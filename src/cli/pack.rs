@@ -17,16 +17,17 @@ use crate::layout::refit::{refit, RefitOptions};
 use crate::layout::{per_square_size, Layout, PackedTable};
 use crate::question::Formula;
 use crate::size::kib;
-use crate::store::Store;
 use crate::table::Table;
 use crate::timefmt::{format_duration, parse_duration};
 
 /// Arguments of `pack`.
 #[derive(Debug, Args)]
 pub struct PackArgs {
-    /// The results store whose magics are packed.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store whose magics are packed [default: results/mine.json in a checkout,
+    /// else your own store in the data folder; when it does not exist yet, the shipped
+    /// results/best.json or the table built into magichunt; MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// Pack the store's magics of this formula (plain or black).
     #[arg(long, default_value = "plain", value_parser = formula_arg)]
     formula: Formula,
@@ -60,7 +61,6 @@ pub struct PackArgs {
 
 /// Runs `pack`.
 pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
-    let store_path = super::stores::for_reading(&args.store);
     let time = args.time.as_deref().map(parse_duration).transpose()?;
     let hunt = args.hunt.as_deref().map(parse_duration).transpose()?;
     if [time, hunt].contains(&Some(Duration::ZERO)) {
@@ -86,13 +86,14 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             (entries, Some(offsets), path.display().to_string())
         }
         None => {
-            if !store_path.exists() {
+            let from = super::stores::for_reading(args.store.as_deref());
+            if from.missing() {
                 bail!(
                     "no store at {} (a mistyped --store? pack needs magics to pack)",
-                    store_path.display()
+                    from.name()
                 );
             }
-            let store = Store::load(&store_path)?;
+            let store = from.load()?;
             let (entries, filled) = complete(&store, args.formula)?;
             for t in &filled {
                 crate::say!(
@@ -100,7 +101,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
                     args.formula
                 );
             }
-            (entries, None, store_path.display().to_string())
+            (entries, None, from.name())
         }
     };
     let stop = Stop::new();
