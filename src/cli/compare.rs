@@ -2,10 +2,13 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::compare::{render_markdown, render_text, Report, Theirs};
+use crate::atomic::write_atomic;
+use crate::compare::{render_markdown, render_svg, render_text, Report, Theirs};
+use crate::export::out::{check_out, real_path};
 use crate::table::Table;
 
 /// Output style of `compare`.
@@ -40,11 +43,25 @@ pub struct CompareArgs {
     /// store is an error: a mistyped path would show every square missing).
     #[arg(long)]
     allow_missing: bool,
+    /// Also draw both boards as an SVG picture into FILE (written atomically; never onto a
+    /// store): bits per square, ours and theirs, coloured proven optimal, open, ahead or
+    /// behind. `-` writes the picture to stdout instead of the text.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 /// Runs `compare`.
 pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let from = super::stores::for_reading(args.store.as_deref());
+    // Through symlinks, as export --out: the picture replaces the file a link names.
+    let svg = args
+        .svg
+        .as_ref()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| real_path(p));
+    if let Some(path) = &svg {
+        check_out(path, &from.guarded_path())?;
+    }
     if from.missing() && !args.allow_missing {
         anyhow::bail!(
             "no store at {} (a mistyped --store? --allow-missing compares an empty store)",
@@ -67,10 +84,16 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         packed.push((name, table, fill));
     }
     let report = Report::with_packed(&store, &from.name(), &theirs, &packed);
-    let text = match args.format {
-        Style::Text => render_text(&report),
-        Style::Markdown => render_markdown(&report),
+    let text = match (args.format, &args.svg) {
+        (_, Some(p)) if p.as_os_str() == "-" => render_svg(&report),
+        (Style::Text, _) => render_text(&report),
+        (Style::Markdown, _) => render_markdown(&report),
     };
+    if let Some(path) = &svg {
+        write_atomic(path, render_svg(&report).as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::say!("magichunt: drew both boards into {}", path.display());
+    }
     use std::io::Write as _;
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(Outcome::Success)

@@ -5,19 +5,22 @@
 
 pub mod layouts;
 mod markdown;
+mod svg;
 mod text;
 
 use std::collections::BTreeMap;
 
 use crate::layout::{Fill, PackedTable};
-use crate::piece::Target;
+use crate::piece::{Piece, Target};
 use crate::published;
 use crate::size::kib;
+use crate::square::Square;
 use crate::store::{proven_optimal, Store};
 use crate::table::{Entry, Table};
 
 pub use layouts::{layout_rows, LayoutRow};
 pub use markdown::render as render_markdown;
+pub use svg::render as render_svg;
 pub use text::render as render_text;
 
 /// How our square stands against theirs.
@@ -99,18 +102,63 @@ pub struct Row {
     pub optimal: bool,
 }
 
-impl Row {
+/// What a square shows, in the grids of the text and Markdown output and in the picture:
+/// one rule ([`Row::status`]) for all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    /// Our bits are proven optimal (whatever theirs are).
+    Optimal,
+    /// Fewer bits than theirs (or they have none), not proven optimal.
+    Ahead,
+    /// Their bits, not proven optimal: open.
+    Level,
+    /// More bits than theirs.
+    Behind,
+    /// We have no magic for the square.
+    Missing,
+}
+
+impl Status {
+    /// Every status, in the order of the legends.
+    pub const ALL: [Status; 5] = [
+        Status::Optimal,
+        Status::Ahead,
+        Status::Level,
+        Status::Behind,
+        Status::Missing,
+    ];
+
     /// The mark of the grids: `*` proven optimal, `+` ahead, `=` level, `-` behind,
     /// `?` missing.
     #[must_use]
-    pub fn mark(&self) -> char {
-        match self.standing {
-            Standing::Missing => '?',
-            _ if self.optimal => '*',
-            Standing::Ahead => '+',
-            Standing::Level => '=',
-            Standing::Behind => '-',
+    pub const fn mark(self) -> char {
+        match self {
+            Status::Optimal => '*',
+            Status::Ahead => '+',
+            Status::Level => '=',
+            Status::Behind => '-',
+            Status::Missing => '?',
         }
+    }
+}
+
+impl Row {
+    /// The square's status: missing, else proven optimal, else how we stand.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        match self.standing {
+            Standing::Missing => Status::Missing,
+            _ if self.optimal => Status::Optimal,
+            Standing::Ahead => Status::Ahead,
+            Standing::Level => Status::Level,
+            Standing::Behind => Status::Behind,
+        }
+    }
+
+    /// The mark of the grids ([`Status::mark`] of [`Row::status`]).
+    #[must_use]
+    pub fn mark(&self) -> char {
+        self.status().mark()
     }
 
     /// Ahead of a magic they have: with the published records, a new record.
@@ -223,6 +271,25 @@ impl Report {
     #[must_use]
     pub fn count(&self, standing: Standing) -> usize {
         self.rows.iter().filter(|r| r.standing == standing).count()
+    }
+
+    /// Squares of `piece` with `status`.
+    #[must_use]
+    pub fn count_status(&self, piece: Piece, status: Status) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.target.piece == piece && r.status() == status)
+            .count()
+    }
+
+    /// The row of `piece` on `square`.
+    #[must_use]
+    pub fn row(&self, piece: Piece, square: Square) -> &Row {
+        let base = match piece {
+            Piece::Rook => 0,
+            Piece::Bishop => 64,
+        };
+        &self.rows[base + square.index()]
     }
 
     /// Squares whose bits are proven optimal.
