@@ -1,7 +1,23 @@
 //! Comparing a store square by square with the published records or any other table:
 //! who has fewer bits, which squares are proven optimal, and the fancy table totals of
 //! both sides; then the table sizes by layout (fancy, tight, packed; plain and black) beside
-//! the smallest published table of each ([`layouts`]).
+//! the smallest published table of each ([`layouts`]). Every output (text, Markdown, the SVG
+//! picture) shows a square by the one [`Row::status`].
+//!
+//! ```
+//! use magichunt::compare::{render_svg, Report, Status, Theirs};
+//! use magichunt::store::Store;
+//! use magichunt::{shipped, Piece, Square};
+//!
+//! let report = Report::new(shipped::store(), shipped::NAME, &Theirs::published());
+//! let h7 = report.row(Piece::Rook, "h7".parse::<Square>()?);
+//! assert_eq!(h7.status(), Status::Optimal); // 10 bits, and no 9-bit magic exists
+//! assert!(render_svg(&report).starts_with("<svg "));
+//! // An empty store is missing everywhere.
+//! let empty = Report::new(&Store::new(), "empty", &Theirs::published());
+//! assert_eq!(empty.count_status(Piece::Bishop, Status::Missing), 64);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod layouts;
 mod markdown;

@@ -11,6 +11,21 @@
 //!
 //! Text from the store reaches generated code only through [`comment_text`], and `--out`
 //! never replaces a store ([`out::check_out`]).
+//!
+//! ```
+//! use magichunt::export::{render, Format, Layout, Options, Source, Tables};
+//! use magichunt::store::Store;
+//! use magichunt::Formula;
+//!
+//! // An empty store: every square is filled on the spot at popcount bits.
+//! let store = Store::new();
+//! let tables = Tables::build(&store, Layout::Tight, Formula::Plain)?;
+//! assert_eq!(tables.filled().count(), 128);
+//! let options = Options { with_lookup: true, ..Options::default() };
+//! let rust = render(Format::Rust, &tables, &Source::of(&store, "none.json"), &options);
+//! assert!(rust.contains("pub fn rook_attacks("));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod c;
 mod escape;

@@ -21,7 +21,7 @@
 //! Nothing else is added (no symmetry breaking): every model's magic is valid and every valid
 //! magic extends to a model, which the tests check by enumeration against `exhaust`.
 //!
-//! The gates, adders and cardinality constraints it is built from are in [`super::circuit`].
+//! The gates, adders and cardinality constraints it is built from are in `prove/circuit.rs`.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
