@@ -26,6 +26,12 @@ impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
 
+    /// The set of `sq` alone.
+    #[must_use]
+    pub const fn square(sq: Square) -> Bitboard {
+        Bitboard(1 << sq.index())
+    }
+
     /// Number of squares in the set.
     #[must_use]
     pub const fn count(self) -> u32 {
@@ -126,6 +132,13 @@ pub fn side_by_side(boards: &[(&str, Bitboard)]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The one-square set: `Bitboard::from(e4)` is `Bitboard(1 << 28)`.
+impl From<Square> for Bitboard {
+    fn from(sq: Square) -> Bitboard {
+        Bitboard::square(sq)
+    }
 }
 
 impl fmt::Display for Bitboard {

@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use crate::piece::Piece;
-
 /// A value from the command line or a table that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
@@ -21,8 +19,8 @@ pub enum ParseError {
     Bits {
         /// The rejected value.
         bits: i64,
-        /// The piece it was given for.
-        piece: Piece,
+        /// The name of the piece it was given for (`rook`, `bishop`).
+        piece: &'static str,
         /// The piece's largest mask popcount.
         max: u32,
     },

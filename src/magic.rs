@@ -1,4 +1,18 @@
 //! The one index formula and the one verify that every other check trusts.
+//!
+//! ```
+//! use magichunt::magic::{parse_magic, verify};
+//! use magichunt::{Piece, Square, Target};
+//!
+//! let a1 = Target::new(Piece::Rook, "a1".parse::<Square>()?);
+//! // Tord Romstad's popcount magic for a1 is valid at 12 bits...
+//! let m = parse_magic("0x0a8002c000108020")?;
+//! assert!(verify(a1, 12, m).is_ok());
+//! // ...and at 11 bits two subsets with different attack sets meet in one slot.
+//! let c = verify(a1, 11, m).unwrap_err();
+//! assert_ne!(c.first.1, c.second.1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::HashMap;
 

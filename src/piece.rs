@@ -99,7 +99,7 @@ impl Target {
         } else {
             Err(ParseError::Bits {
                 bits: bits.into(),
-                piece: self.piece,
+                piece: self.piece.name(),
                 max: self.piece.max_bits(),
             })
         }

@@ -3,7 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitboard::Bitboard;
 use crate::error::ParseError;
 
 /// One of the 64 squares, LERF-numbered: a1 = 0, b1 = 1, ..., a2 = 8, ..., h8 = 63.
@@ -65,12 +64,6 @@ impl Square {
     #[must_use]
     pub const fn rank(self) -> i32 {
         (self.0 >> 3) as i32
-    }
-
-    /// The one-square bitboard of this square.
-    #[must_use]
-    pub const fn bb(self) -> Bitboard {
-        Bitboard(1 << self.0)
     }
 
     /// The square `df` files and `dr` ranks away, or `None` off the board.

@@ -563,5 +563,8 @@ fn sum_work<'a>(records: impl Iterator<Item = &'a Effort>) -> (u64, f64) {
 }
 
 mod merge;
+mod optimal;
 #[cfg(test)]
 mod tests;
+
+pub use optimal::{proven_optimal, proven_optimal_with};

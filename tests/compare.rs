@@ -145,3 +145,85 @@ fn bad_inputs_exit_2_with_one_line() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// The picture in the README is the shipped store's, drawn by the documented command
+/// (`magichunt compare --store results/best.json --svg docs/board.svg`), byte for byte.
+/// `MAGICHUNT_BLESS=1` rewrites it.
+#[test]
+fn the_readme_picture_is_the_shipped_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("board.svg");
+    let o = magichunt(&[
+        "compare",
+        "--store",
+        "results/best.json",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("results/best.json compared with"),
+        "the text is printed too"
+    );
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
+        std::fs::write("docs/board.svg", &drawn).unwrap();
+    }
+    let shipped = std::fs::read_to_string("docs/board.svg")
+        .expect("docs/board.svg (MAGICHUNT_BLESS=1 writes it)");
+    assert!(
+        drawn == shipped,
+        "docs/board.svg is not the shipped store's picture: run \
+         magichunt compare --store results/best.json --svg docs/board.svg"
+    );
+    // What it shows is the report's: the status counts of the legend.
+    let store = Store::load(Path::new("results/best.json")).unwrap();
+    let report = Report::new(&store, "results/best.json", &Theirs::published());
+    assert!(drawn.contains(&format!(
+        "proven optimal: no magic with fewer bits exists ({})",
+        report.optimal()
+    )));
+    // And `-` draws it to stdout, the same bytes.
+    let o = magichunt(&["compare", "--store", "results/best.json", "--svg", "-"]);
+    assert_eq!(stdout(&o), drawn);
+}
+
+/// The picture never replaces a store: not the one compared, not any other.
+#[test]
+fn the_picture_never_overwrites_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.json");
+    std::fs::copy(FIXTURE, &store).unwrap();
+    let other = dir.path().join("other.json");
+    std::fs::copy(FIXTURE, &other).unwrap();
+    let before = std::fs::read(&store).unwrap();
+    for target in [&store, &other] {
+        let o = magichunt(&[
+            "compare",
+            "--store",
+            store.to_str().unwrap(),
+            "--svg",
+            target.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        assert!(o.stdout.is_empty());
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("refusing"),
+            "{o:?}"
+        );
+    }
+    assert_eq!(std::fs::read(&store).unwrap(), before);
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+    // An earlier picture is replaced.
+    let svg = dir.path().join("b.svg");
+    std::fs::write(&svg, "old").unwrap();
+    let o = magichunt(&[
+        "compare",
+        "--store",
+        FIXTURE,
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    stdout(&o);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg "));
+}

@@ -1,6 +1,7 @@
-//! What the README promises an engine author and a shell user: the "Using it in an engine"
-//! examples are the files in `tests/examples/`, quoted exactly, and they build and run against
-//! a real export; `completions` and `man` produce what their names say.
+//! What the README and `docs/` promise an engine author and a shell user: the engine examples
+//! are the files in `tests/examples/`, quoted exactly, and they build and run against a real
+//! export; every `magichunt` command in a shell block parses with the binary's own command
+//! line and every script named exists; `completions` and `man` produce what their names say.
 
 mod common;
 
@@ -8,13 +9,26 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use clap::Parser as _;
 use common::{compile, langs, link, magichunt, run_ok, tool, FIXTURE};
 
-/// The code blocks of README.md that follow a `<!-- tests/examples/... -->` line, by path.
-fn quoted_examples() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string("README.md").unwrap();
+/// The README and every Markdown file of `docs/`.
+fn documents() -> Vec<PathBuf> {
+    let mut docs: Vec<PathBuf> = std::fs::read_dir("docs")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    docs.insert(0, PathBuf::from("README.md"));
+    docs
+}
+
+/// The code blocks of `doc` that follow a `<!-- tests/examples/... -->` line, by path.
+fn quoted_examples(doc: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(doc).unwrap();
     let mut out = Vec::new();
-    let mut lines = readme.lines();
+    let mut lines = text.lines();
     while let Some(l) = lines.next() {
         let Some(path) = l
             .strip_prefix("<!-- ")
@@ -26,7 +40,8 @@ fn quoted_examples() -> Vec<(String, String)> {
         let fence = lines.next().unwrap_or_default();
         assert!(
             fence.starts_with("```"),
-            "{path}: no code block after the marker"
+            "{}: {path}: no code block after the marker",
+            doc.display()
         );
         let body: String = lines
             .by_ref()
@@ -56,15 +71,151 @@ fn example_files() -> BTreeSet<String> {
 }
 
 #[test]
-fn the_readme_quotes_every_example_exactly() {
-    let quoted = quoted_examples();
-    let paths: BTreeSet<String> = quoted.iter().map(|(p, _)| p.clone()).collect();
-    assert_eq!(paths, example_files(), "README markers vs tests/examples/");
-    assert_eq!(paths.len(), quoted.len(), "an example quoted twice");
-    for (path, body) in quoted {
-        let file = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(body, file, "README's copy of {path} differs from the file");
+fn the_docs_quote_every_example_exactly() {
+    let mut quoted = BTreeSet::new();
+    for doc in documents() {
+        let examples = quoted_examples(&doc);
+        let paths: BTreeSet<String> = examples.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(
+            paths.len(),
+            examples.len(),
+            "{}: an example quoted twice",
+            doc.display()
+        );
+        for (path, body) in examples {
+            let file = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {path}: {e}", doc.display()));
+            assert_eq!(
+                body,
+                file,
+                "{}'s copy of {path} differs from the file",
+                doc.display()
+            );
+            quoted.insert(path);
+        }
     }
+    assert_eq!(
+        quoted,
+        example_files(),
+        "markers in the docs vs tests/examples/"
+    );
+}
+
+/// The lines of the shell code blocks of `doc`.
+fn shell_lines(doc: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(doc).unwrap();
+    let mut out = Vec::new();
+    let mut in_sh = false;
+    for l in text.lines() {
+        if in_sh && l.starts_with("```") {
+            in_sh = false;
+        } else if in_sh {
+            out.push(l.to_string());
+        } else if l == "```sh" {
+            in_sh = true;
+        }
+    }
+    out
+}
+
+/// The simple commands of a shell line: words split as the shell would (quotes kept
+/// together, `#` starting a comment), cut at `|`, `;`, `&&`, `$(`, `)` and redirections.
+fn commands(line: &str) -> Vec<Vec<String>> {
+    let mut cmds = vec![Vec::new()];
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut in_word = false;
+    let mut chars = line.chars().peekable();
+    let end_word = |word: &mut String, in_word: &mut bool, cmds: &mut Vec<Vec<String>>| {
+        if *in_word {
+            cmds.last_mut().unwrap().push(std::mem::take(word));
+            *in_word = false;
+        }
+    };
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, '#') if !in_word => break,
+            (None, ' ' | '\t') => end_word(&mut word, &mut in_word, &mut cmds),
+            (None, '|' | ';' | '&' | ')' | '>' | '<') => {
+                end_word(&mut word, &mut in_word, &mut cmds);
+                cmds.push(Vec::new());
+            }
+            (None, '$') if chars.peek() == Some(&'(') => {
+                chars.next();
+                end_word(&mut word, &mut in_word, &mut cmds);
+                cmds.push(Vec::new());
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    end_word(&mut word, &mut in_word, &mut cmds);
+    // After a redirection comes a file name, not a command.
+    cmds.into_iter().filter(|c| !c.is_empty()).collect()
+}
+
+#[test]
+fn the_shell_splitter_splits_as_the_shell_does() {
+    assert_eq!(
+        commands("magichunt man > ~/x.1     # then: man magichunt"),
+        [vec!["magichunt", "man"], vec!["~/x.1"]]
+    );
+    assert_eq!(
+        commands("jid=$(sbatch --parsable a.sbatch --x 'y z')"),
+        [
+            vec!["jid="],
+            vec!["sbatch", "--parsable", "a.sbatch", "--x", "y z"]
+        ]
+    );
+    assert_eq!(commands("a | b && c"), [vec!["a"], vec!["b"], vec!["c"]]);
+}
+
+/// Every `magichunt` command in a shell block of the README and `docs/` (also as `cargo run
+/// --release -- ...`) parses with the binary's own command line, and every script a block
+/// names exists and is executable: a renamed flag or script fails here.
+#[test]
+fn every_command_in_the_docs_is_one_the_binary_takes() {
+    let mut checked = 0;
+    for doc in documents() {
+        for line in shell_lines(&doc) {
+            for cmd in commands(&line) {
+                let words: Vec<&str> = cmd
+                    .iter()
+                    .map(String::as_str)
+                    .skip_while(|w| w.contains('=') && !w.starts_with('-'))
+                    .collect();
+                for w in words.iter().filter(|w| w.starts_with("scripts/")) {
+                    let meta = std::fs::metadata(w)
+                        .unwrap_or_else(|e| panic!("{}: `{line}` names {w}: {e}", doc.display()));
+                    use std::os::unix::fs::PermissionsExt as _;
+                    assert!(
+                        meta.permissions().mode() & 0o111 != 0 || w.ends_with(".sbatch"),
+                        "{}: {w} is not executable",
+                        doc.display()
+                    );
+                }
+                let args: &[&str] = match words.as_slice() {
+                    ["magichunt", rest @ ..] => rest,
+                    ["cargo", "run", "--release", "--", rest @ ..] => rest,
+                    _ => continue,
+                };
+                let argv = std::iter::once("magichunt").chain(args.iter().copied());
+                if let Err(e) = magichunt::cli::Opts::try_parse_from(argv) {
+                    panic!("{}: `{line}` does not parse:\n{e}", doc.display());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 60, "only {checked} commands found");
 }
 
 /// Copies the example folder `name` into a temporary folder beside an export made by the
@@ -223,4 +374,73 @@ fn man_prints_a_page_and_writes_one_per_subcommand() {
         "{export}"
     );
     assert!(pages.join("magichunt.1").exists());
+}
+
+/// GitHub's anchor of a heading: lower case, punctuation dropped, spaces as `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of the headings of a Markdown file (outside code blocks).
+fn anchors(doc: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(doc).unwrap();
+    let mut out = BTreeSet::new();
+    let mut in_code = false;
+    for l in text.lines() {
+        if l.starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && l.starts_with('#') {
+            out.insert(slug(l.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// Every relative link of the README and `docs/` names a file that exists and, with `#`, a
+/// heading it has.
+#[test]
+fn every_link_in_the_docs_leads_somewhere() {
+    assert_eq!(
+        slug("The built-in table's proofs"),
+        "the-built-in-tables-proofs"
+    );
+    assert_eq!(slug("exhaust and merge"), "exhaust-and-merge");
+    let mut checked = 0;
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for part in text.split("](").skip(1) {
+            let Some(target) = part.split(')').next() else {
+                continue;
+            };
+            if target.contains("://") || target.contains(' ') {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() {
+                doc.clone()
+            } else {
+                doc.parent().unwrap().join(file)
+            };
+            assert!(
+                path.exists(),
+                "{}: link to {target}: no such file",
+                doc.display()
+            );
+            if !anchor.is_empty() {
+                assert!(
+                    anchors(&path).contains(anchor),
+                    "{}: link to {target}: no such heading",
+                    doc.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "only {checked} links");
 }

@@ -77,7 +77,7 @@ fn layout_is_complete_and_keeps_the_store() {
         let t = s.entry.target;
         assert_eq!(
             s.proven,
-            magichunt::compare::proven_optimal(fixture(), t, s.entry.bits),
+            magichunt::store::proven_optimal(fixture(), t, s.entry.bits),
             "{t}"
         );
         assert!(magichunt::magic::verify(t, s.entry.bits, s.entry.magic).is_ok());

@@ -517,14 +517,21 @@ fn a_closed_stderr_ends_no_run_with_a_panic() {
 /// store: it starts `results/mine.json` from it, and reading commands then read that one.
 #[test]
 fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
+    // A checkout: the shipped store and a Cargo.toml naming the package (see cli/stores.rs).
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir(dir.path().join("results")).unwrap();
+    fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"magichunt\"\n",
+    )
+    .unwrap();
     let shipped = fixture_in(&dir.path().join("results"), "best.json");
     let before = fs::read(&shipped).unwrap();
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_magichunt"))
             .args(args)
             .current_dir(dir.path())
+            .env_remove("MAGICHUNT_STORE")
             .output()
             .unwrap()
     };

@@ -82,3 +82,60 @@ fn shipped_sat_and_exhaustive_answers_agree() {
     }
     assert!(both > 0, "no question settled by both methods");
 }
+
+/// The table built into the binary is `results/best.json` without its effort logs: the same
+/// magics, proofs, exhaustive and SAT records. `MAGICHUNT_BLESS=1 cargo test --release --test
+/// shipped_store` regenerates `src/shipped/best.json` (then build again).
+#[test]
+fn the_built_in_table_is_the_shipped_store() {
+    use magichunt::shipped;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let best = std::fs::read_to_string(root.join(shipped::SOURCE)).unwrap();
+    let want = shipped::compact(&best).unwrap();
+    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
+        std::fs::write(root.join("src/shipped/best.json"), &want).unwrap();
+    }
+    assert!(
+        shipped::JSON == want,
+        "src/shipped/best.json is out of date against results/best.json: run \
+         MAGICHUNT_BLESS=1 cargo test --release --test shipped_store, then build again"
+    );
+    // What the copy holds, record by record, beside the store it comes from.
+    let file = Store::load(&root.join(shipped::SOURCE)).unwrap();
+    let built_in = shipped::store();
+    let entries = |s: &Store| {
+        s.entries()
+            .map(|e| {
+                (
+                    e.target,
+                    e.formula,
+                    e.bits,
+                    e.magic,
+                    e.max_index,
+                    e.min_index,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(entries(built_in), entries(&file));
+    assert_eq!(
+        built_in.entries().count(),
+        256,
+        "both formulas, every square"
+    );
+    let proofs = |s: &Store| {
+        s.proofs()
+            .map(|p| (p.target, p.formula, p.bits, p.method.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(proofs(built_in), proofs(&file));
+    assert_eq!(built_in.exhausts().count(), file.exhausts().count());
+    assert_eq!(built_in.sats().count(), file.sats().count());
+    for t in Target::all() {
+        assert_eq!(built_in.proven_none(t), file.proven_none(t), "{t}");
+    }
+    assert!(built_in
+        .proofs()
+        .all(|p| shipped::provenance_of(p) == Some(shipped::PROVENANCE)));
+    assert_eq!(built_in.effort().count(), 0, "no effort logs built in");
+}

@@ -37,7 +37,7 @@ fn board(text: &str) -> Bitboard {
 /// Line attacks by `o ^ (o - 2r)` ("hyperbola quintessence"): the attacks along one line
 /// through `s`, from the occupancy restricted to that line, in both directions by bit reversal.
 fn line_attacks(occupied: u64, s: Square, line: u64) -> u64 {
-    let r = s.bb().0;
+    let r = Bitboard::from(s).0;
     let o = occupied & line;
     let forward = o.wrapping_sub(r.wrapping_mul(2));
     let reverse = o
@@ -52,7 +52,7 @@ fn lines(piece: Piece, s: Square) -> Vec<u64> {
     let on = |f: fn(Square, Square) -> bool| {
         Square::all()
             .filter(|&t| t != s && f(s, t))
-            .fold(0u64, |b, t| b | t.bb().0)
+            .fold(0u64, |b, t| b | Bitboard::from(t).0)
     };
     match piece {
         Piece::Rook => vec![
@@ -115,7 +115,7 @@ fn every_subset_of_every_square_matches_line_attacks() {
         }
         // Blockers off the mask change nothing: add every other square as a blocker.
         for &(sub, att) in occ.pairs.iter().step_by(7) {
-            let with_edges = Bitboard(sub.0 | !occ.mask.0 & !target.square.bb().0);
+            let with_edges = Bitboard(sub.0 | !occ.mask.0 & !Bitboard::from(target.square).0);
             assert_eq!(
                 attacks_slow(target.piece, target.square, with_edges),
                 att,

@@ -2,11 +2,13 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::compare::{render_markdown, render_text, Report, Theirs};
-use crate::store::Store;
+use crate::atomic::write_atomic;
+use crate::compare::{render_markdown, render_svg, render_text, Report, Theirs};
+use crate::export::out::{check_out, real_path};
 use crate::table::Table;
 
 /// Output style of `compare`.
@@ -21,9 +23,11 @@ pub enum Style {
 /// Arguments of `compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The results store.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store [default: results/mine.json in a checkout, else your own store in
+    /// the data folder; when it does not exist yet, the shipped results/best.json or the table
+    /// built into magichunt; MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// `published` (the shipped records) or a FILE in the table format (write ./published
     /// for a file of that name).
     #[arg(long, default_value = "published")]
@@ -39,20 +43,32 @@ pub struct CompareArgs {
     /// store is an error: a mistyped path would show every square missing).
     #[arg(long)]
     allow_missing: bool,
+    /// Also draw both boards as an SVG picture into FILE (written atomically; never onto a
+    /// store): bits per square, ours and theirs, coloured proven optimal, open, ahead or
+    /// behind. `-` writes the picture to stdout instead of the text.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 /// Runs `compare`.
 pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
-    let store_path = super::stores::for_reading(&args.store);
-    let missing =
-        std::fs::metadata(&store_path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
-    if missing && !args.allow_missing {
+    let from = super::stores::for_reading(args.store.as_deref());
+    // Through symlinks, as export --out: the picture replaces the file a link names.
+    let svg = args
+        .svg
+        .as_ref()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| real_path(p));
+    if let Some(path) = &svg {
+        check_out(path, &from.guarded_path())?;
+    }
+    if from.missing() && !args.allow_missing {
         anyhow::bail!(
             "no store at {} (a mistyped --store? --allow-missing compares an empty store)",
-            store_path.display()
+            from.name()
         );
     }
-    let store = Store::load(&store_path)?;
+    let store = from.load()?;
     let theirs = if args.against == "published" {
         Theirs::published()
     } else {
@@ -67,11 +83,17 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         packed.push((name, table, fill));
     }
-    let report = Report::with_packed(&store, &store_path.display().to_string(), &theirs, &packed);
-    let text = match args.format {
-        Style::Text => render_text(&report),
-        Style::Markdown => render_markdown(&report),
+    let report = Report::with_packed(&store, &from.name(), &theirs, &packed);
+    let text = match (args.format, &args.svg) {
+        (_, Some(p)) if p.as_os_str() == "-" => render_svg(&report),
+        (Style::Text, _) => render_text(&report),
+        (Style::Markdown, _) => render_markdown(&report),
     };
+    if let Some(path) = &svg {
+        write_atomic(path, render_svg(&report).as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::say!("magichunt: drew both boards into {}", path.display());
+    }
     use std::io::Write as _;
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(Outcome::Success)

@@ -41,9 +41,11 @@ pub struct ExhaustArgs {
     /// Search part K of M (1-based), e.g. 3/8; the parts are deterministic.
     #[arg(long, default_value = "1/1", value_parser = shard_arg)]
     shard: Shard,
-    /// The results store holding progress, proofs and magics.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store holding progress, proofs and magics [default: results/mine.json in a
+    /// checkout, else your own store in the data folder, started from the shipped store;
+    /// MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// Worker threads (0: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -73,7 +75,7 @@ pub(super) fn exhaust_args(
     target: Target,
     bits: u32,
     shard: Shard,
-    store: PathBuf,
+    store: Option<PathBuf>,
     threads: usize,
     time: Option<Duration>,
     recheck: bool,
@@ -101,8 +103,9 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
             "exhaust enumerates one period of plain magics; a black key (occ | !mask) is odd, so every bit of a black magic matters (period 2^64) and the low-bits-first search cannot prune: settle black questions with `magichunt prove --formula black` (SAT)"
         );
     }
-    super::stores::for_writing(&args.store)?;
-    let path = args.store.as_path();
+    let store_path = super::stores::writing_path(args.store.as_deref())?;
+    super::stores::for_writing(&store_path)?;
+    let path = store_path.as_path();
     let (mut store, _) =
         Store::read(path).with_context(|| format!("cannot use {}", path.display()))?;
     // A proof this store holds settles the question: nothing to do, as for a finished part.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
+use super::stores::Reading;
 use super::{formula_arg, Outcome};
 use crate::atomic::write_atomic;
 use crate::export::out::{check_out, real_path};
@@ -21,9 +22,12 @@ pub struct ExportArgs {
     /// rust, c or json.
     #[arg(long, value_parser = |s: &str| s.parse::<Format>())]
     format: Format,
-    /// The results store to export; it must exist (see --allow-missing).
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store to export; a given one must exist (see --allow-missing)
+    /// [default: results/mine.json in a checkout, else your own store in the data folder; when
+    /// it does not exist yet, the shipped results/best.json or the table built into magichunt;
+    /// MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// Export even if the store does not exist: every square filled at popcount bits.
     #[arg(long)]
     allow_missing: bool,
@@ -57,7 +61,11 @@ pub struct ExportArgs {
 
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
-    let store_path = super::stores::for_reading(&args.store);
+    // The store is read only when there is no --packed table (and said only then).
+    let from = match &args.packed {
+        Some(_) => None,
+        None => Some(super::stores::for_reading(args.store.as_deref())),
+    };
     // Through symlinks: the export replaces the file a link names, and the link stays.
     let out = args
         .out
@@ -65,7 +73,12 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         .filter(|p| p.as_os_str() != "-")
         .map(|p| real_path(p));
     if let Some(path) = &out {
-        check_out(path, args.packed.as_ref().unwrap_or(&store_path))?;
+        let guarded = match (&args.packed, &from) {
+            (Some(p), _) => p.clone(),
+            (None, Some(f)) => f.guarded_path(),
+            (None, None) => unreachable!("a store is read when no packed table is"),
+        };
+        check_out(path, &guarded)?;
     }
     let layout = match (args.layout, args.tight) {
         (Some(l), _) => l,
@@ -84,9 +97,10 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
             crate::say!("--prefix names the Rust and C items only; the JSON export has none");
         }
     }
-    let (tables, source) = match &args.packed {
-        Some(path) => packed_tables(path)?,
-        None => store_tables(args, layout)?,
+    let (tables, source) = match (&args.packed, &from) {
+        (Some(path), _) => packed_tables(path)?,
+        (None, Some(from)) => store_tables(args, from, layout)?,
+        (None, None) => unreachable!("a store is read when no packed table is"),
     };
     let options = Options {
         with_lookup: args.with_lookup,
@@ -111,20 +125,23 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
 }
 
 /// The tables of the store's magics of `--formula` in `layout`, squares it lacks filled.
-fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, Source)> {
-    let store_path = super::stores::for_reading(&args.store);
-    let missing = matches!(std::fs::metadata(&store_path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+fn store_tables(
+    args: &ExportArgs,
+    from: &Reading,
+    layout: Layout,
+) -> anyhow::Result<(Tables, Source)> {
+    let missing = from.missing();
     if missing && !args.allow_missing {
         anyhow::bail!(
             "{}: no such store (--allow-missing exports popcount-filled tables from nothing)",
-            store_path.display()
+            from.name()
         );
     }
-    let store = Store::load(&store_path)?;
+    let store = from.load()?;
     if missing {
         crate::say!(
             "{}: no such store; every square is filled at popcount bits (--allow-missing)",
-            store_path.display()
+            from.name()
         );
     }
     let tables = Tables::build(&store, layout, args.formula)?;
@@ -143,10 +160,7 @@ fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, So
     if let Some(p) = &tables.packed {
         crate::say!("packed by {}", p.how);
     }
-    Ok((
-        tables,
-        Source::of(&store, &store_path.display().to_string()),
-    ))
+    Ok((tables, Source::of(&store, &from.name())))
 }
 
 /// The tables of the packed table at `path`, checked as a whole first.

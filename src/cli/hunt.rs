@@ -8,7 +8,7 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::hunt::schedule::{Objective, Select};
+use crate::hunt::plan::{Objective, Select};
 use crate::hunt::{self, HuntConfig};
 use crate::interrupt::{self, Stop};
 use crate::piece::{Piece, Target};
@@ -67,9 +67,10 @@ pub struct HuntArgs {
     /// Seed of every candidate stream (default: from the clock, printed).
     #[arg(long)]
     seed: Option<u64>,
-    /// The results store.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store [default: results/mine.json in a checkout, else your own store in
+    /// the data folder, started from the shipped store; MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// No progress bars: one line per new best.
     #[arg(long)]
     quiet: bool,
@@ -218,7 +219,7 @@ impl TryFrom<&HuntArgs> for HuntConfig {
             tries: a.tries,
             threads,
             seed,
-            store: a.store.clone(),
+            store: super::stores::writing_path(a.store.as_deref())?,
             quiet: a.quiet,
             formula: a.formula,
             objective: match a.objective {

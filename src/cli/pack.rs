@@ -15,24 +15,25 @@ use serde_json::json;
 
 use super::{formula_arg, Outcome};
 use crate::atomic::write_atomic;
-use crate::export::kib;
 use crate::interrupt::{self, Stop};
 use crate::layout::pack::{complete, pack_choosing, PackOptions, Packing};
 use crate::layout::refit::{refit, RefitOptions};
 use crate::layout::{per_square_size, Fill, Layout, PackedEntry, PackedTable, Pattern};
 use crate::pool::Pool;
 use crate::question::Formula;
-use crate::store::Store;
+use crate::size::kib;
 use crate::table::{Entry, Table};
 use crate::timefmt::{format_duration, parse_duration, process_cpu_seconds};
 
 /// Arguments of `pack`.
 #[derive(Debug, Args)]
 pub struct PackArgs {
-    /// The results store whose magics are packed.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
-    /// Pack the magics of this formula (plain or black).
+    /// The results store whose magics are packed [default: results/mine.json in a checkout,
+    /// else your own store in the data folder; when it does not exist yet, the shipped
+    /// results/best.json or the table built into magichunt; MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
+    /// Pack the store's magics of this formula (plain or black).
     #[arg(long, default_value = "plain", value_parser = formula_arg)]
     formula: Formula,
     /// Start from this packed table (its magics and offsets) instead of the store: resumes an
@@ -269,14 +270,14 @@ fn source(args: &PackArgs) -> anyhow::Result<Source> {
             formula,
         });
     }
-    let store_path = super::stores::for_reading(&args.store);
-    if !store_path.exists() {
+    let from = super::stores::for_reading(args.store.as_deref());
+    if from.missing() {
         bail!(
             "no store at {} (a mistyped --store? pack needs magics to pack)",
-            store_path.display()
+            from.name()
         );
     }
-    let store = Store::load(&store_path)?;
+    let store = from.load()?;
     let (entries, filled) = complete(&store, args.formula)?;
     for t in &filled {
         crate::say!(
@@ -287,7 +288,7 @@ fn source(args: &PackArgs) -> anyhow::Result<Source> {
     Ok(Source {
         groups: entries.into_iter().map(|e| vec![e]).collect(),
         start: None,
-        name: store_path.display().to_string(),
+        name: from.name(),
         formula: args.formula,
     })
 }

@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
 use super::exhaust::{duration_arg, exhaust_args, shard_arg};
+use super::stores::Reading;
 use super::{piece_arg, square_arg, Outcome};
 use crate::atomic::write_atomic;
 use crate::exhaust::shard::Shard;
@@ -62,9 +63,11 @@ pub struct ProveArgs {
     /// auto, sat or exhaust.
     #[arg(long, value_enum, default_value = "auto")]
     method: Method,
-    /// The results store; certificates go to `proofs/` beside it.
-    #[arg(long, default_value = super::stores::DEFAULT_STORE)]
-    store: PathBuf,
+    /// The results store; certificates go to `proofs/` beside it [default: results/mine.json
+    /// in a checkout, else your own store in the data folder, started from the shipped store;
+    /// MAGICHUNT_STORE names the default].
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// Give up after this long (e.g. 10m): exit 1 with nothing recorded for the part.
     #[arg(long, value_parser = duration_arg)]
     time: Option<Duration>,
@@ -107,7 +110,7 @@ pub fn auto_method(question: Question) -> Method {
 /// Runs `prove`.
 pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     if args.campaign {
-        return list_campaign(&super::stores::for_reading(&args.store));
+        return list_campaign(&super::stores::for_reading(args.store.as_deref()));
     }
     let (Some(piece), Some(square), Some(bits)) = (args.piece, args.square, args.bits) else {
         bail!("--piece, --square and --bits are required");
@@ -120,7 +123,12 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         return emit_cnf(q, shard, path);
     }
     if args.check_certificates {
-        return check_certificates(q, &super::stores::for_reading(&args.store));
+        return match super::stores::for_reading(args.store.as_deref()) {
+            Reading::File(path) => check_certificates(q, &path),
+            Reading::BuiltIn => bail!(
+                "the table built into magichunt carries no certificates (they stay in its repository, under results/proofs/): run this in a checkout, or give --store with a store whose proofs/ folder holds them"
+            ),
+        };
     }
     let method = match args.method {
         Method::Auto => auto_method(q),
@@ -141,8 +149,9 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
             args.recheck,
         ));
     }
-    super::stores::for_writing(&args.store)?;
-    let path = args.store.as_path();
+    let store_path = super::stores::writing_path(args.store.as_deref())?;
+    super::stores::for_writing(&store_path)?;
+    let path = store_path.as_path();
     let name = path.display().to_string();
     // The lock resolves the store to its real file: load and save that one.
     let lock = StoreLock::acquire(path)?;
@@ -338,12 +347,11 @@ fn record(store: &mut Store, path: &Path, s: &Settled, name: &str) -> anyhow::Re
 }
 
 /// `--campaign`: the open questions of the campaign, one a line.
-fn list_campaign(path: &Path) -> anyhow::Result<Outcome> {
-    let store = if path.exists() {
-        Store::load(path).with_context(|| format!("cannot use {}", path.display()))?
-    } else {
-        bail!("no such store: {}", path.display());
-    };
+fn list_campaign(from: &Reading) -> anyhow::Result<Outcome> {
+    if from.missing() {
+        bail!("no such store: {}", from.name());
+    }
+    let store = from.load()?;
     for (stage, q) in campaign::questions(&store) {
         let method = match auto_method(q) {
             Method::Sat => "sat",

@@ -1,4 +1,7 @@
-//! `magichunt show`: what is known about one square.
+//! `magichunt show`: what is known about one square: its geometry, the published record,
+//! and the store's magic with whether its bits are proven optimal.
+
+use std::path::PathBuf;
 
 use clap::Args;
 
@@ -7,7 +10,9 @@ use crate::attacks::Occupancies;
 use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
 use crate::published;
+use crate::question::Formula;
 use crate::square::Square;
+use crate::store::proven_optimal;
 
 /// Arguments of `show`.
 #[derive(Debug, Args)]
@@ -18,6 +23,12 @@ pub struct ShowArgs {
     /// a1..h8 or 0..63.
     #[arg(long, value_parser = square_arg)]
     square: Square,
+    /// The results store whose magic and proofs are shown [default: results/mine.json in a
+    /// checkout, else your own store in the data folder; when it does not exist yet, the
+    /// shipped results/best.json or the table built into magichunt; MAGICHUNT_STORE names the
+    /// default].
+    #[arg(long)]
+    store: Option<PathBuf>,
 }
 
 /// Runs `show`.
@@ -51,5 +62,42 @@ pub(super) fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
             .unwrap_or("unknown source");
         println!("proven impossible   {} bits or fewer ({source})", p.bits);
     }
+    let from = super::stores::for_reading(args.store.as_deref());
+    if from.missing() {
+        anyhow::bail!("no store at {} (a mistyped --store?)", from.name());
+    }
+    let store = from.load()?;
+    let name = from.name();
+    let Some(e) = store.best(target) else {
+        println!("in the store        none ({name})");
+        return Ok(Outcome::Success);
+    };
+    let how = e
+        .method
+        .as_ref()
+        .map_or_else(String::new, |m| format!(", found by {}", m.family));
+    println!(
+        "in the store        {} bits, magic {}, highest index {}{how} ({name})",
+        e.bits,
+        format_magic(e.magic),
+        e.max_index
+    );
+    let own = store
+        .proofs()
+        .find(|p| p.target == target && p.formula == Formula::Plain);
+    let verdict = if proven_optimal(&store, target, e.bits) {
+        match own.filter(|p| p.bits + 1 == e.bits) {
+            Some(p) => format!(
+                "yes: no magic at {} bits ({})",
+                p.bits,
+                p.method.as_deref().unwrap_or("the store's proof")
+            ),
+            None if e.bits == occ.lower_bound_bits() => "yes: at the lower bound".to_string(),
+            None => format!("yes: no magic at {} bits (published proof)", e.bits - 1),
+        }
+    } else {
+        format!("not known: nobody has settled {} bits", e.bits - 1)
+    };
+    println!("proven optimal      {verdict}");
     Ok(Outcome::Success)
 }

@@ -6,15 +6,16 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
+use super::stores::Reading;
 use super::{formula_arg, magic_arg, piece_arg, square_arg, Outcome};
 use crate::attacks::Occupancies;
 use crate::bitboard::side_by_side;
-use crate::export::kib;
 use crate::layout::packed::is_packed;
 use crate::layout::{LayoutError, PackedTable};
 use crate::magic::{format_magic, verify_pairs_with};
 use crate::piece::{Piece, Target};
 use crate::question::Formula;
+use crate::size::kib;
 use crate::square::Square;
 use crate::table::{parse_claims, Table};
 
@@ -39,8 +40,14 @@ pub struct VerifyArgs {
     #[arg(long, value_parser = formula_arg, requires = "piece")]
     formula: Option<Formula>,
     /// Verify every entry of a table file (store, published table, JSON export).
-    #[arg(long, conflicts_with = "one", required_unless_present = "piece")]
+    #[arg(long, conflicts_with = "one")]
     file: Option<PathBuf>,
+    /// Verify every entry of this store; with no --file, --store or --piece, the default one
+    /// [results/mine.json in a checkout, else your own store in the data folder; when it does
+    /// not exist yet, the shipped results/best.json or the table built into magichunt;
+    /// MAGICHUNT_STORE names the default].
+    #[arg(long, conflicts_with_all = ["one", "file"])]
+    store: Option<PathBuf>,
 }
 
 /// Runs `verify`.
@@ -51,7 +58,13 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     let (Some(piece), Some(square), Some(bits), Some(magic)) =
         (args.piece, args.square, args.bits, args.magic)
     else {
-        anyhow::bail!("give --piece, --square, --bits and --magic, or --file");
+        return match super::stores::for_reading(args.store.as_deref()) {
+            Reading::File(path) => verify_file(&path),
+            Reading::BuiltIn => verify_bytes(
+                crate::shipped::JSON.as_bytes(),
+                std::path::Path::new(crate::shipped::NAME),
+            ),
+        };
     };
     let target = Target::new(piece, square);
     target.check_bits(bits)?;
@@ -118,9 +131,15 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     }
 }
 
+/// `--file`: every entry of a table file, and a packed table as a whole.
 fn verify_file(path: &std::path::Path) -> anyhow::Result<Outcome> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let claims = parse_claims(&bytes, path)?;
+    verify_bytes(&bytes, path)
+}
+
+/// Every entry of the table text `bytes` (named `path`), and a packed table as a whole.
+fn verify_bytes(bytes: &[u8], path: &std::path::Path) -> anyhow::Result<Outcome> {
+    let claims = parse_claims(bytes, path)?;
     let mut failed = 0;
     for c in &claims {
         let occ = Occupancies::new(c.target);
@@ -173,7 +192,7 @@ fn verify_file(path: &std::path::Path) -> anyhow::Result<Outcome> {
     if failed > 0 {
         return Ok(Outcome::Failure);
     }
-    let table = Table::parse(&bytes, path)?;
+    let table = Table::parse(bytes, path)?;
     if !is_packed(&table) {
         return Ok(Outcome::Success);
     }

@@ -39,11 +39,7 @@ impl Size {
     /// `N (K KiB)`, with the squares when fewer than 128.
     #[must_use]
     pub fn text(&self) -> String {
-        let mut s = format!(
-            "{} ({} KiB)",
-            self.entries,
-            crate::export::kib(self.entries)
-        );
+        let mut s = format!("{} ({} KiB)", self.entries, crate::size::kib(self.entries));
         if self.squares < 128 {
             s.push_str(&format!(" {}/128", self.squares));
         }

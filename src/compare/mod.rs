@@ -1,24 +1,42 @@
 //! Comparing a store square by square with the published records or any other table:
 //! who has fewer bits, which squares are proven optimal, and the fancy table totals of
 //! both sides; then the table sizes by layout (fancy, tight, packed; plain and black) beside
-//! the smallest published table of each ([`layouts`]).
+//! the smallest published table of each ([`layouts`]). Every output (text, Markdown, the SVG
+//! picture) shows a square by the one [`Row::status`].
+//!
+//! ```
+//! use magichunt::compare::{render_svg, Report, Status, Theirs};
+//! use magichunt::store::Store;
+//! use magichunt::{shipped, Piece, Square};
+//!
+//! let report = Report::new(shipped::store(), shipped::NAME, &Theirs::published());
+//! let h7 = report.row(Piece::Rook, "h7".parse::<Square>()?);
+//! assert_eq!(h7.status(), Status::Optimal); // 10 bits, and no 9-bit magic exists
+//! assert!(render_svg(&report).starts_with("<svg "));
+//! // An empty store is missing everywhere.
+//! let empty = Report::new(&Store::new(), "empty", &Theirs::published());
+//! assert_eq!(empty.count_status(Piece::Bishop, Status::Missing), 64);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod layouts;
 mod markdown;
+mod svg;
 mod text;
 
 use std::collections::BTreeMap;
 
-use crate::attacks::Occupancies;
-use crate::export::kib;
 use crate::layout::{Fill, PackedTable};
-use crate::piece::Target;
+use crate::piece::{Piece, Target};
 use crate::published;
-use crate::store::Store;
+use crate::size::kib;
+use crate::square::Square;
+use crate::store::{proven_optimal, Store};
 use crate::table::{Entry, Table};
 
 pub use layouts::{layout_rows, LayoutRow};
 pub use markdown::render as render_markdown;
+pub use svg::render as render_svg;
 pub use text::render as render_text;
 
 /// How our square stands against theirs.
@@ -100,18 +118,63 @@ pub struct Row {
     pub optimal: bool,
 }
 
-impl Row {
+/// What a square shows, in the grids of the text and Markdown output and in the picture:
+/// one rule ([`Row::status`]) for all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    /// Our bits are proven optimal (whatever theirs are).
+    Optimal,
+    /// Fewer bits than theirs (or they have none), not proven optimal.
+    Ahead,
+    /// Their bits, not proven optimal: open.
+    Level,
+    /// More bits than theirs.
+    Behind,
+    /// We have no magic for the square.
+    Missing,
+}
+
+impl Status {
+    /// Every status, in the order of the legends.
+    pub const ALL: [Status; 5] = [
+        Status::Optimal,
+        Status::Ahead,
+        Status::Level,
+        Status::Behind,
+        Status::Missing,
+    ];
+
     /// The mark of the grids: `*` proven optimal, `+` ahead, `=` level, `-` behind,
     /// `?` missing.
     #[must_use]
-    pub fn mark(&self) -> char {
-        match self.standing {
-            Standing::Missing => '?',
-            _ if self.optimal => '*',
-            Standing::Ahead => '+',
-            Standing::Level => '=',
-            Standing::Behind => '-',
+    pub const fn mark(self) -> char {
+        match self {
+            Status::Optimal => '*',
+            Status::Ahead => '+',
+            Status::Level => '=',
+            Status::Behind => '-',
+            Status::Missing => '?',
         }
+    }
+}
+
+impl Row {
+    /// The square's status: missing, else proven optimal, else how we stand.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        match self.standing {
+            Standing::Missing => Status::Missing,
+            _ if self.optimal => Status::Optimal,
+            Standing::Ahead => Status::Ahead,
+            Standing::Level => Status::Level,
+            Standing::Behind => Status::Behind,
+        }
+    }
+
+    /// The mark of the grids ([`Status::mark`] of [`Row::status`]).
+    #[must_use]
+    pub fn mark(&self) -> char {
+        self.status().mark()
     }
 
     /// Ahead of a magic they have: with the published records, a new record.
@@ -226,6 +289,25 @@ impl Report {
         self.rows.iter().filter(|r| r.standing == standing).count()
     }
 
+    /// Squares of `piece` with `status`.
+    #[must_use]
+    pub fn count_status(&self, piece: Piece, status: Status) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.target.piece == piece && r.status() == status)
+            .count()
+    }
+
+    /// The row of `piece` on `square`.
+    #[must_use]
+    pub fn row(&self, piece: Piece, square: Square) -> &Row {
+        let base = match piece {
+            Piece::Rook => 0,
+            Piece::Bishop => 64,
+        };
+        &self.rows[base + square.index()]
+    }
+
     /// Squares whose bits are proven optimal.
     #[must_use]
     pub fn optimal(&self) -> usize {
@@ -276,16 +358,6 @@ impl Report {
             format!("Ahead of {}", self.theirs_name)
         }
     }
-}
-
-/// Whether `bits` are proven optimal for `target`: one above the highest bit count proven
-/// impossible (by `store` or the published proofs), or at the lower bound.
-#[must_use]
-pub fn proven_optimal(store: &Store, target: Target, bits: u32) -> bool {
-    store
-        .proven_none(target)
-        .is_some_and(|none| bits == none + 1)
-        || bits == Occupancies::new(target).lower_bound_bits()
 }
 
 /// The command that checks a row's magic.
@@ -344,18 +416,5 @@ mod tests {
         // a8 where they have nothing: ahead, but not a row that beats a magic of theirs.
         assert_eq!(r.rows[56].standing, Standing::Ahead);
         assert!(!r.rows[56].beats_theirs());
-    }
-
-    #[test]
-    fn optimal_by_lower_bound_and_by_proof() {
-        let store = Store::new();
-        // Published proof: no 4-bit bishop d8 (so 5 bits is optimal there).
-        let d8 = Target::new(Piece::Bishop, "d8".parse().unwrap());
-        let none = store.proven_none(d8).unwrap();
-        assert!(proven_optimal(&store, d8, none + 1));
-        assert!(!proven_optimal(&store, d8, none + 2));
-        let e4 = Target::new(Piece::Rook, "e4".parse().unwrap());
-        let lb = Occupancies::new(e4).lower_bound_bits();
-        assert!(proven_optimal(&store, e4, lb));
     }
 }

@@ -44,11 +44,7 @@ fn side_by_side(grids: &[(&str, Vec<String>)]) -> String {
 }
 
 fn row_of(report: &Report, piece: Piece, sq: Square) -> &Row {
-    let base = match piece {
-        Piece::Rook => 0,
-        Piece::Bishop => 64,
-    };
-    &report.rows[base + sq.index()]
+    report.row(piece, sq)
 }
 
 /// The three grids of one piece: our bits, their bits, the marks.

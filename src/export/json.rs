@@ -8,9 +8,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::{hex, kib, Tables};
+use super::{hex, Tables};
 use crate::piece::Piece;
 use crate::question::Formula;
+use crate::size::kib;
 use crate::table::entry_wire;
 use crate::table::wire::TableWire;
 

@@ -20,7 +20,7 @@ pub struct Prefix(String);
 impl Prefix {
     /// Checks `p`: ASCII letters, digits and `_`, starting with a letter (a leading `_` makes
     /// identifiers reserved in C), without `__` (reserved in C++, and not snake case in Rust),
-    /// at most [`MAX_PREFIX`] characters.
+    /// at most 32 characters (`MAX_PREFIX`).
     ///
     /// # Errors
     /// [`ParseError::Other`] naming the prefix and the rule it breaks.

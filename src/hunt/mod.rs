@@ -1,8 +1,39 @@
 //! The hunt: a rayon pool runs the tasks of each round; one coordinator thread owns the
 //! store, takes every result over a channel, offers verified magics to the store, records
 //! the work, checkpoints, and draws the progress.
+//!
+//! ```
+//! use magichunt::hunt::plan::{Objective, Select};
+//! use magichunt::hunt::{run, HuntConfig};
+//! use magichunt::interrupt::Stop;
+//! use magichunt::store::Store;
+//! use magichunt::{Formula, Piece, Target};
+//!
+//! // Bishop e4, ratcheting down from its popcount (9 bits; a published proof rules out 8).
+//! let dir = tempfile::tempdir()?;
+//! let e4 = Target::new(Piece::Bishop, "e4".parse()?);
+//! let cfg = HuntConfig {
+//!     targets: vec![e4],
+//!     select: Select::Ratchet,
+//!     formula: Formula::Plain,
+//!     objective: Objective::Bits,
+//!     time: None,
+//!     tries: Some(1 << 20),
+//!     threads: 1,
+//!     seed: 42,
+//!     store: dir.path().join("store.json"),
+//!     quiet: true,
+//! };
+//! let summary = run(&cfg, &Stop::new())?;
+//! // The first find, then tighter ones at the floor (a smaller highest index is better).
+//! assert!(!summary.improvements.is_empty());
+//! // The store on disk holds the magic, verified again on load.
+//! assert_eq!(Store::load(&cfg.store)?.best(e4).map(|e| e.bits), Some(9));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod alloc;
+pub mod plan;
 pub mod progress;
 pub mod schedule;
 
@@ -25,8 +56,9 @@ use crate::table::Entry;
 use crate::timefmt::{self, format_duration, now_rfc3339};
 
 use alloc::Payoff;
+use plan::{plan_for, Objective, PlanError, Select};
 use progress::{Line, Overall, Progress};
-use schedule::{plan_for, Done, Objective, PlanError, Schedule, Select, Task};
+use schedule::{Done, Schedule, Task};
 
 /// Checkpoint at least this often.
 pub const CHECKPOINT: Duration = Duration::from_secs(30);

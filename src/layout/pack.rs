@@ -19,10 +19,9 @@ use super::packed::{PackedEntry, PackedTable};
 use super::shared::{Fill, Pattern};
 use super::LayoutError;
 use crate::attacks::relevant_mask;
-use crate::export::fill_seed;
 use crate::piece::Target;
 use crate::question::{Formula, Question};
-use crate::search::find_magic_for;
+use crate::search::{fill_seed, find_magic_for};
 use crate::store::Store;
 use crate::table::Entry;
 

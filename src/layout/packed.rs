@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 
 use super::shared::{fill, Fill, Overlap};
 use super::{Layout, LayoutError};
-use crate::export::kib;
 use crate::question::Formula;
+use crate::size::kib;
 use crate::table::wire::TableWire;
 use crate::table::{entry_wire, Entry, Table};
 

@@ -3,11 +3,10 @@
 //! bits optimal (none exists) or finds a magic with fewer bits than anyone has: a record.
 
 use crate::attacks::relevant_mask;
-use crate::compare::proven_optimal;
 use crate::piece::{Piece, Target};
 use crate::published;
 use crate::question::{Formula, Question};
-use crate::store::Store;
+use crate::store::{proven_optimal, Store};
 
 /// How hard a campaign question is expected to be, in the order the campaign takes them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

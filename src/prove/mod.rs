@@ -6,9 +6,29 @@
 //! A question can be split into `2^k` sub-questions by the low `k` bits of the magic (the
 //! parts `K/M` of `exhaust`, with `M = 2^k`): each part's CNF has the cube as unit clauses, so
 //! its certificate stands alone.
+//!
+//! ```
+//! use magichunt::exhaust::shard::Shard;
+//! use magichunt::interrupt::Stop;
+//! use magichunt::prove::{settle, Limits, Verdict};
+//! use magichunt::{Formula, Piece, Question, Target};
+//!
+//! // Is there a 3-bit magic for bishop b8? No: the solver says so, and the certificate it
+//! // wrote was checked by a checker that shares no code with it.
+//! let b8 = Target::new(Piece::Bishop, "b8".parse()?);
+//! let question = Question::new(b8, 3, Formula::Plain)?;
+//! let dir = tempfile::tempdir()?;
+//! let stop = Stop::new();
+//! let limits = Limits { stop: &stop, deadline: None, progress: None };
+//! let settled = settle(question, Shard::WHOLE, dir.path(), &limits)?;
+//! let Verdict::None { certificate, .. } = settled.verdict else { panic!("a magic?") };
+//! assert!(certificate.is_file());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod campaign;
 pub mod certificate;
+mod circuit;
 pub mod cnf;
 pub mod lrat;
 pub mod solver;

@@ -1,6 +1,6 @@
 //! The one place that talks to the SAT solver (CaDiCaL, through the `cadical-sys` crate).
 //!
-//! The solver's proof is written in LRAT (text) to a file by [`LratFile`], a proof tracer that
+//! The solver's proof is written in LRAT (text) to a file by `LratFile`, a proof tracer that
 //! numbers the original clauses as the DIMACS file does (the solver's own numbering shifts when
 //! it strengthens a clause while the clauses are still being added); [`super::lrat`] checks it.
 //! A stop flag (Ctrl-C) and a deadline end a solve early with [`Answer::Unknown`].

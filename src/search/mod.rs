@@ -6,6 +6,7 @@
 //! where it pays (decided per target by [`prefilter`]).
 
 pub mod candidates;
+mod fill;
 mod portfolio;
 pub mod scratch;
 #[cfg(test)]
@@ -16,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use candidates::{task_rng, Family, Landing};
+pub use fill::{fill_magic, fill_question, fill_seed, FILL_SEED};
 pub use portfolio::{neighbour_bases, pool_portfolio, portfolio, prefilter, round_family};
 pub use scratch::Scratchpad;
 

@@ -13,6 +13,7 @@ use magichunt::layout::PackedTable;
 use magichunt::question::Formula;
 use magichunt::store::Store;
 use magichunt::table::Table;
+use magichunt::Bitboard;
 use magichunt::{Piece, Target};
 
 /// The fixture store of the golden files.
@@ -127,7 +128,7 @@ pub fn reference_data(dir: &Path) -> (PathBuf, usize) {
             noise ^= noise << 13;
             noise ^= noise >> 7;
             noise ^= noise << 17;
-            let outside = noise & !occ.mask.0 & !t.square.bb().0;
+            let outside = noise & !occ.mask.0 & !Bitboard::from(t.square).0;
             for (o, a) in [(sub.0, att.0), (sub.0 | outside, att.0)] {
                 bytes.extend_from_slice(&key.to_le_bytes());
                 bytes.extend_from_slice(&o.to_le_bytes());

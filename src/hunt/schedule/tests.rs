@@ -1,6 +1,10 @@
-//! Tests of the schedule: plans, rounds, ratchets and the tight objective.
+//! Tests of the plan and the schedule: plans, rounds, ratchets and the tight objective.
 
 use super::*;
+use crate::hunt::plan::{plan, plan_for, Objective, Select};
+use crate::piece::Piece;
+use crate::question::Formula;
+use crate::store::Store;
 
 fn t(p: Piece, sq: &str) -> Target {
     Target::new(p, sq.parse().unwrap())
@@ -18,8 +22,8 @@ fn ratchet_starts_at_popcount_and_skips_proven() {
     // Fixed bits at a published proof: refused alone, skipped with a note among many.
     let a3 = [t(Piece::Rook, "a3")];
     let p = store.proven_none(a3[0]).unwrap();
-    assert!(super::plan(&store, &a3, Select::Fixed(p)).is_err());
-    let many = super::plan(&store, &all, Select::Fixed(p)).unwrap();
+    assert!(crate::hunt::plan::plan(&store, &a3, Select::Fixed(p)).is_err());
+    let many = crate::hunt::plan::plan(&store, &all, Select::Fixed(p)).unwrap();
     assert!(!many.goals.iter().any(|g| g.target == a3[0]));
     assert!(!many.notes.is_empty());
 }

@@ -1,0 +1,310 @@
+//! The picture of a comparison: the rook and bishop boards side by side as an SVG, each
+//! square coloured by its [`Status`] (the rule of the text grids) and showing our bits large
+//! and theirs small, with a legend. 800 pixels wide, so it reads at the width of a README.
+//!
+//! Text from outside (the store's path, the name of the other table) is written escaped
+//! ([`xml_text`]); everything else is made here.
+
+use std::fmt::Write as _;
+
+use super::{Report, Status};
+use crate::piece::Piece;
+use crate::size::kib;
+use crate::square::Square;
+
+/// Width of the picture.
+const WIDTH: u32 = 800;
+/// Side of one square.
+const CELL: u32 = 42;
+/// Left edge of each board.
+const BOARD_X: [u32; 2] = [36, 436];
+/// Top edge of the boards.
+const BOARD_Y: u32 = 104;
+/// Top of the legend.
+const LEGEND_Y: u32 = BOARD_Y + 8 * CELL + 44;
+/// Height of the picture.
+const HEIGHT: u32 = LEGEND_Y + 150;
+
+/// Fill of a light and a dark square of each status.
+const fn fill(status: Status) -> (&'static str, &'static str) {
+    match status {
+        Status::Optimal => ("#cfeac8", "#b2dcab"),
+        Status::Ahead => ("#cfe2f5", "#aecdec"),
+        Status::Level => ("#fdebb3", "#f8da85"),
+        Status::Behind => ("#f9c9b8", "#f3a58b"),
+        Status::Missing => ("#eeeeee", "#dcdcdc"),
+    }
+}
+
+/// What the legend says of each status.
+fn legend(status: Status, published: bool) -> &'static str {
+    match (status, published) {
+        (Status::Optimal, _) => "proven optimal: no magic with fewer bits exists",
+        (Status::Ahead, true) => "ahead of the records: a new record, not proven optimal",
+        (Status::Ahead, false) => "ahead of theirs, not proven optimal",
+        (Status::Level, true) => "open: at the record, fewer bits neither found nor ruled out",
+        (Status::Level, false) => "open: level with theirs, not proven optimal",
+        (Status::Behind, true) => "behind the records",
+        (Status::Behind, false) => "behind theirs",
+        (Status::Missing, _) => "missing: no magic of ours",
+    }
+}
+
+/// `text` fit for SVG character data and attribute values: `&`, `<`, `>`, `"` and `'` as
+/// entities, control characters (which XML does not allow) as `\u{..}`.
+#[must_use]
+pub fn xml_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if c.is_control() => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `name` cut to its last `max` characters (after an ellipsis) when longer: a path keeps its
+/// file name.
+fn tail(name: &str, max: usize) -> String {
+    let n = name.chars().count();
+    if n <= max {
+        return name.to_string();
+    }
+    let rest: String = name.chars().skip(n - (max - 1)).collect();
+    format!("…{rest}")
+}
+
+/// `n` with thousands separators: 89280 as `89,280`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// One board: caption, squares, rank and file labels.
+fn board(out: &mut String, report: &Report, piece: Piece, x0: u32) {
+    let name = match piece {
+        Piece::Rook => "Rooks",
+        Piece::Bishop => "Bishops",
+    };
+    let optimal = report.count_status(piece, Status::Optimal);
+    let _ = writeln!(
+        out,
+        r#"<text x="{x0}" y="{}" class="caption">{name}</text><text x="{}" y="{}" class="note" text-anchor="end">{optimal} of 64 proven optimal</text>"#,
+        BOARD_Y - 12,
+        x0 + 8 * CELL,
+        BOARD_Y - 12
+    );
+    for rank in 0..8 {
+        for file in 0..8 {
+            let sq = Square::from_coords(file, rank).expect("on the board");
+            let row = report.row(piece, sq);
+            let (light, dark) = fill(row.status());
+            let colour = if (file + rank) % 2 == 0 { dark } else { light };
+            let x = x0 + file.unsigned_abs() * CELL;
+            let y = BOARD_Y + (7 - rank.unsigned_abs()) * CELL;
+            let ours = row
+                .ours
+                .as_ref()
+                .map_or("·".to_string(), |e| e.bits.to_string());
+            let theirs = row
+                .theirs
+                .as_ref()
+                .map_or("·".to_string(), |t| t.0.bits.to_string());
+            let _ = writeln!(
+                out,
+                r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{colour}"/><text x="{}" y="{}" class="ours">{ours}</text><text x="{}" y="{}" class="theirs">{theirs}</text>"#,
+                x + CELL / 2,
+                y + 24,
+                x + CELL / 2,
+                y + CELL - 5
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        r##"<rect x="{x0}" y="{BOARD_Y}" width="{}" height="{}" fill="none" stroke="#3c3c3c" stroke-width="1.5"/>"##,
+        8 * CELL,
+        8 * CELL
+    );
+    for i in 0..8u32 {
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}" class="label" text-anchor="middle">{}</text><text x="{}" y="{}" class="label" text-anchor="middle">{}</text>"#,
+            x0 - 12,
+            BOARD_Y + (7 - i) * CELL + CELL / 2 + 5,
+            i + 1,
+            x0 + i * CELL + CELL / 2,
+            BOARD_Y + 8 * CELL + 18,
+            char::from(b'a' + i as u8)
+        );
+    }
+}
+
+/// Renders `report` as an SVG picture of both boards.
+#[must_use]
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let against = if report.against_published {
+        "the published records".to_string()
+    } else {
+        report.theirs_name.clone()
+    };
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Helvetica, Arial, sans-serif">"#
+    );
+    let _ = writeln!(
+        out,
+        "<title>magichunt: index bits per square, {} against {}</title>",
+        xml_text(&report.ours_name),
+        xml_text(&against)
+    );
+    out.push_str(
+        r##"<style>
+.title { font-size: 20px; font-weight: bold; fill: #222; }
+.sub { font-size: 13px; fill: #555; }
+.caption { font-size: 15px; font-weight: bold; fill: #222; }
+.note { font-size: 12px; fill: #555; }
+.label { font-size: 12px; fill: #666; }
+.ours { font-size: 17px; font-weight: bold; fill: #1e1e1e; text-anchor: middle; }
+.theirs { font-size: 10.5px; fill: #555; text-anchor: middle; }
+.legend { font-size: 12.5px; fill: #333; }
+</style>
+<rect width="100%" height="100%" fill="#ffffff"/>
+"##,
+    );
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="32" class="title">Index bits per square: ours against {}</text>"#,
+        BOARD_X[0] - 12,
+        if report.against_published {
+            "the published records"
+        } else {
+            "theirs"
+        }
+    );
+    let names = if report.against_published {
+        format!("ours: {}", tail(&report.ours_name, 100))
+    } else {
+        format!(
+            "ours: {}; theirs: {}",
+            tail(&report.ours_name, 48),
+            tail(&report.theirs_name, 48)
+        )
+    };
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="54" class="sub">{}</text>"#,
+        BOARD_X[0] - 12,
+        xml_text(&names)
+    );
+    board(&mut out, report, Piece::Rook, BOARD_X[0]);
+    board(&mut out, report, Piece::Bishop, BOARD_X[1]);
+    // The legend: a sample square, then the statuses in two columns.
+    let (lx, ly) = (BOARD_X[0] - 12, LEGEND_Y);
+    let _ = writeln!(
+        out,
+        r##"<rect x="{lx}" y="{ly}" width="{CELL}" height="{CELL}" fill="#ffffff" stroke="#3c3c3c" stroke-width="1"/><text x="{}" y="{}" class="ours">10</text><text x="{}" y="{}" class="theirs">11</text>"##,
+        lx + CELL / 2,
+        ly + 24,
+        lx + CELL / 2,
+        ly + CELL - 5
+    );
+    let theirs = if report.against_published {
+        "the best published bits (the record)"
+    } else {
+        "their bits"
+    };
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="{}" class="legend">In each square: our index bits (large), {theirs} below (small); · none.</text>"#,
+        lx + CELL + 12,
+        ly + 18
+    );
+    let (o, t) = (report.ours_totals(), report.theirs_totals());
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="{}" class="legend">Tables at 2^bits: ours {} entries ({} KiB), theirs {} ({} KiB).</text>"#,
+        lx + CELL + 12,
+        ly + 36,
+        thousands(o.entries),
+        kib(o.entries),
+        thousands(t.entries),
+        kib(t.entries)
+    );
+    for (i, status) in Status::ALL.into_iter().enumerate() {
+        let (light, dark) = fill(status);
+        let col = u32::from(i >= 3);
+        let x = lx + col * 400;
+        let y = ly + CELL + 20 + (i as u32 % 3) * 26;
+        let n = report.rows.iter().filter(|r| r.status() == status).count();
+        let _ = writeln!(
+            out,
+            r##"<rect x="{x}" y="{y}" width="9" height="18" fill="{light}" stroke="#3c3c3c" stroke-width="0.5"/><rect x="{}" y="{y}" width="9" height="18" fill="{dark}" stroke="#3c3c3c" stroke-width="0.5"/><text x="{}" y="{}" class="legend">{} ({n})</text>"##,
+            x + 9,
+            x + 26,
+            y + 14,
+            legend(status, report.against_published)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::Theirs;
+    use crate::store::Store;
+
+    #[test]
+    fn text_from_outside_is_escaped() {
+        assert_eq!(
+            xml_text("<a href=\"x\">&'\u{1b}"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&apos;\\u{1b}"
+        );
+        let report = Report::new(
+            &Store::new(),
+            "</text><script>alert(1)</script>\n",
+            &Theirs::published(),
+        );
+        let svg = render(&report);
+        assert!(!svg.contains("<script>"), "{svg}");
+        assert!(svg.contains("&lt;/text&gt;&lt;script&gt;"));
+        assert!(
+            svg.contains("&lt;/script&gt;\\u{a}"),
+            "the newline is written escaped"
+        );
+    }
+
+    #[test]
+    fn every_square_is_drawn_with_its_status() {
+        let report = Report::new(&Store::new(), "empty.json", &Theirs::published());
+        let svg = render(&report);
+        assert_eq!(
+            svg.matches(r#"class="ours">·<"#).count(),
+            128,
+            "all missing"
+        );
+        assert!(svg.contains("missing: no magic of ours (128)"));
+        assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+        assert_eq!(thousands(89_280), "89,280");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(tail("results/best.json", 40), "results/best.json");
+        assert_eq!(tail("a/very/long/path/best.json", 10), "…best.json");
+    }
+}
