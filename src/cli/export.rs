@@ -36,7 +36,7 @@ pub struct ExportArgs {
     out: Option<PathBuf>,
     /// fancy (each square 2^bits entries in its piece's table), tight (max_index - min_index + 1
     /// entries) or packed (one table shared by rooks and bishops, offsets chosen by the packer:
-    /// first-fit decreasing, then 20000 seeded ruin-and-recreate steps, as `magichunt pack`).
+    /// first-fit decreasing, then 20000 seeded annealing steps, as `magichunt pack`).
     #[arg(long, value_parser = |s: &str| s.parse::<Layout>(), conflicts_with = "tight")]
     layout: Option<Layout>,
     /// The same as --layout tight.

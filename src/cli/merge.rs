@@ -13,7 +13,7 @@ use crate::store::Store;
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The stores to merge, in order.
+    /// The stores to merge, in order (or pool files, which merge with pools only).
     #[arg(required = true, num_args = 1..)]
     inputs: Vec<PathBuf>,
     /// Where to write the merged store (may be one of the inputs; an existing store that is
@@ -26,6 +26,9 @@ pub struct MergeArgs {
 pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     for path in &args.inputs {
         anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
+    }
+    if super::merge_pool::is_pool_file(&args.inputs[0]) {
+        return super::merge_pool::run(&args.inputs, &args.out);
     }
     // --out may be one of the inputs: lock it before reading anything, so no hunt or exhaust
     // writing it meanwhile can lose its update or ours. The lock resolves it to its real file.

@@ -10,6 +10,7 @@ mod exhaust;
 mod export;
 mod hunt;
 mod merge;
+mod merge_pool;
 mod pack;
 mod prove;
 mod show;

@@ -44,10 +44,14 @@ pub struct PackArgs {
     /// packer chooses magics and offsets together.
     #[arg(long)]
     pool: Option<PathBuf>,
-    /// With `--pool`: magics per square the packer chooses among at most (the best by
-    /// footprint; the starting magic always among them).
+    /// With `--pool`: magics per square the packer chooses among at most, the best by
+    /// footprint of the source's and the pool's (a `--from` table's magic always among them).
     #[arg(long, default_value_t = 24)]
     choices: usize,
+    /// With `--pool`: rank magics by their slots plus their holes of at most this many slots
+    /// (default: the pool's own gap).
+    #[arg(long)]
+    gap: Option<u32>,
     /// Where to write the packed table (`-`: stdout); written whenever the table shrinks
     /// during a long run, so that `--from` resumes it.
     #[arg(long, default_value = "-")]
@@ -113,7 +117,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     };
     let mut src = source(args)?;
     let pool_note = match &args.pool {
-        Some(path) => Some(add_pool(&mut src, path, args.choices)?),
+        Some(path) => Some(add_pool(&mut src, path, args.choices, args.gap)?),
         None => None,
     };
     let stop = Stop::new();
@@ -293,50 +297,58 @@ fn source(args: &PackArgs) -> anyhow::Result<Source> {
     })
 }
 
-/// Adds the pool's magics of the source's formula to every square: the best `choices` by
-/// footprint, the square's own magic kept among them (first when it is the starting magic).
-/// Returns a note for the table's `algorithm`.
-fn add_pool(src: &mut Source, path: &Path, choices: usize) -> anyhow::Result<String> {
+/// Offers every square the pool's magics of the source's formula beside its own: the best
+/// `choices` of them all by footprint at `gap` (the pool's gap when not given). A starting
+/// table's magic is always kept, first, where its pick points. Returns a note for the
+/// table's `algorithm`.
+fn add_pool(
+    src: &mut Source,
+    path: &Path,
+    choices: usize,
+    gap: Option<u32>,
+) -> anyhow::Result<String> {
     let pool = Pool::read(path)?;
-    let mut added = 0;
+    let gap = gap.unwrap_or(pool.gap);
+    let footprint = |e: &Entry| Pattern::of(e).footprint(gap);
+    let mut offered = 0;
     for group in &mut src.groups {
         let own = group[0].clone();
+        let same = |e: &Entry| e.magic == own.magic && e.bits == own.bits;
         let mut members: Vec<(u32, Entry)> = pool
             .of_target(own.target, src.formula)
             .into_iter()
-            .filter(|m| m.entry.magic != own.magic || m.entry.bits != own.bits)
-            .map(|m| (m.footprint, m.entry.clone()))
+            .filter(|m| !same(&m.entry))
+            .map(|m| {
+                let f = if gap == pool.gap {
+                    m.footprint
+                } else {
+                    footprint(&m.entry)
+                };
+                (f, m.entry.clone())
+            })
             .collect();
-        let own_fp = Pattern::of(&own).footprint(pool.gap);
-        members.push((own_fp, own.clone()));
+        members.push((footprint(&own), own.clone()));
         members.sort_by_key(|(f, e)| (*f, e.bits, e.magic));
-        members.truncate(choices.max(1));
-        if !members
-            .iter()
-            .any(|(_, e)| e.magic == own.magic && e.bits == own.bits)
-        {
-            members.pop();
-            members.push((own_fp, own.clone()));
-        }
+        members.truncate(choices);
         if src.start.is_some() {
             // The starting table's magic stays at position 0, where its pick points.
-            members.retain(|(_, e)| e.magic != own.magic || e.bits != own.bits);
-            members.insert(0, (own_fp, own));
+            members.retain(|(_, e)| !same(e));
+            members.insert(0, (footprint(&own), own.clone()));
         }
-        added += members.len() - 1;
+        offered += members.iter().filter(|(_, e)| !same(e)).count();
         *group = members.into_iter().map(|(_, e)| e).collect();
     }
     crate::say!(
-        "magichunt: {} magics of {} offered beside the squares' own ({} in the pool, gap {})",
-        added,
+        "magichunt: {} magics of {} offered with the squares' own, the best {} per square by footprint at gap {} ({} in the pool)",
+        offered,
         path.display(),
+        choices,
+        gap,
         pool.len(),
-        pool.gap
     );
     Ok(format!(
-        "magics chosen among each square's own and up to {choices} of pool {} (gap {})",
+        "magics chosen among the best {choices} per square, by footprint at gap {gap}, of the source's and pool {}",
         path.display(),
-        pool.gap
     ))
 }
 

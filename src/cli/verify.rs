@@ -11,9 +11,11 @@ use super::{formula_arg, magic_arg, piece_arg, square_arg, Outcome};
 use crate::attacks::Occupancies;
 use crate::bitboard::side_by_side;
 use crate::layout::packed::is_packed;
-use crate::layout::{LayoutError, PackedTable};
+use crate::layout::{LayoutError, PackedTable, Pattern, Usage};
 use crate::magic::{format_magic, verify_pairs_with};
 use crate::piece::{Piece, Target};
+use crate::pool::file::{is_pool, read_bytes};
+use crate::pool::Pool;
 use crate::question::Formula;
 use crate::size::kib;
 use crate::square::Square;
@@ -48,21 +50,25 @@ pub struct VerifyArgs {
     /// MAGICHUNT_STORE names the default].
     #[arg(long, conflicts_with_all = ["one", "file"])]
     store: Option<PathBuf>,
+    /// With a table: also list every entry's slots used and span.
+    #[arg(long, conflicts_with = "one")]
+    per_square: bool,
 }
 
 /// Runs `verify`.
 pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = args.file {
-        return verify_file(&path);
+        return verify_file(&path, args.per_square);
     }
     let (Some(piece), Some(square), Some(bits), Some(magic)) =
         (args.piece, args.square, args.bits, args.magic)
     else {
         return match super::stores::for_reading(args.store.as_deref()) {
-            Reading::File(path) => verify_file(&path),
+            Reading::File(path) => verify_file(&path, args.per_square),
             Reading::BuiltIn => verify_bytes(
                 crate::shipped::JSON.as_bytes(),
                 std::path::Path::new(crate::shipped::NAME),
+                args.per_square,
             ),
         };
     };
@@ -131,14 +137,16 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
     }
 }
 
-/// `--file`: every entry of a table file, and a packed table as a whole.
-fn verify_file(path: &std::path::Path) -> anyhow::Result<Outcome> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    verify_bytes(&bytes, path)
+/// `--file`: every entry of a table file (gunzipped when its name ends in `.gz`), and a
+/// packed table or a pool as a whole.
+fn verify_file(path: &std::path::Path, per_square: bool) -> anyhow::Result<Outcome> {
+    let bytes = read_bytes(path).with_context(|| format!("cannot read {}", path.display()))?;
+    verify_bytes(&bytes, path, per_square)
 }
 
-/// Every entry of the table text `bytes` (named `path`), and a packed table as a whole.
-fn verify_bytes(bytes: &[u8], path: &std::path::Path) -> anyhow::Result<Outcome> {
+/// Every entry of the table text `bytes` (named `path`), then its slots used and spans, and a
+/// packed table or a pool as a whole.
+fn verify_bytes(bytes: &[u8], path: &std::path::Path, per_square: bool) -> anyhow::Result<Outcome> {
     let claims = parse_claims(bytes, path)?;
     let mut failed = 0;
     for c in &claims {
@@ -193,6 +201,43 @@ fn verify_bytes(bytes: &[u8], path: &std::path::Path) -> anyhow::Result<Outcome>
         return Ok(Outcome::Failure);
     }
     let table = Table::parse(bytes, path)?;
+    if per_square {
+        println!("  entry  target     bits  magic                slots   span");
+        for (k, e) in table.entries.iter().enumerate() {
+            println!(
+                "  {k:>5}  {:<10} {:>4}  {}  {:>5}  {:>5}",
+                e.target.to_string(),
+                e.bits,
+                format_magic(e.magic),
+                Pattern::of(e).used(),
+                e.span()
+            );
+        }
+    }
+    let usage = Usage::of(&table.entries);
+    println!(
+        "  slots used        {} (rooks + bishops); sum of spans {}",
+        usage.slots_text(),
+        usage.spans.unwrap_or_default()
+    );
+    if is_pool(&table) {
+        let pool = Pool::from_table(table, path)?;
+        let counts: Vec<usize> = pool
+            .questions()
+            .iter()
+            .map(|&q| pool.members(q).len())
+            .collect();
+        println!(
+            "  pool              {} magics for {} questions ({} to {} each), gap {}, capacity {}; stated slots and footprints as verify gives",
+            pool.len(),
+            counts.len(),
+            counts.iter().min().unwrap_or(&0),
+            counts.iter().max().unwrap_or(&0),
+            pool.gap,
+            pool.capacity
+        );
+        return Ok(Outcome::Success);
+    }
     if !is_packed(&table) {
         return Ok(Outcome::Success);
     }

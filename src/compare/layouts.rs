@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::layout::pack::{pack_entries, PackOptions};
-use crate::layout::{per_square_size, Fill, Layout, PackedTable};
+use crate::layout::{per_square_size, Fill, Layout, PackedTable, Usage};
 use crate::published;
 use crate::question::Formula;
 use crate::store::Store;
@@ -163,5 +163,59 @@ pub fn layout_rows(store: &Store, files: &[(String, PackedTable, Fill)]) -> Vec<
             });
         }
     }
+    rows
+}
+
+/// One table's spending: slots used, sum of spans and its shared array (packed tables).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsageRow {
+    /// The table (a file of ours, the store, a published table, the floor).
+    pub name: String,
+    /// Its slots used and spans.
+    pub usage: Usage,
+    /// The shared array of a packed table, in entries.
+    pub array: Option<u64>,
+}
+
+/// Slots used, sum of spans and shared array: ours (the store's plain magics, then each
+/// packed table given) beside the published packed tables and the floor.
+#[must_use]
+pub fn usage_rows(store: &Store, files: &[(String, PackedTable, Fill)]) -> Vec<UsageRow> {
+    let mut rows = Vec::new();
+    for formula in Formula::ALL {
+        let entries: Vec<&Entry> = store.entries_with(formula).collect();
+        if !entries.is_empty() {
+            let of = if entries.len() < 128 {
+                format!(", {} of 128 squares", entries.len())
+            } else {
+                String::new()
+            };
+            rows.push(UsageRow {
+                name: format!("ours, the store ({formula}, one magic per square{of})"),
+                usage: Usage::of(entries),
+                array: None,
+            });
+        }
+    }
+    for (name, t, f) in files {
+        rows.push(UsageRow {
+            name: format!("ours, {name}"),
+            usage: Usage::of(t.entries.iter().map(|p| &p.entry)),
+            array: Some(f.size),
+        });
+    }
+    for formula in Formula::ALL {
+        let (name, t) = published::best_packed(formula);
+        rows.push(UsageRow {
+            name: format!("{name} ({formula})"),
+            usage: Usage::of(t.entries.iter().map(|p| &p.entry)),
+            array: t.declared,
+        });
+    }
+    rows.push(UsageRow {
+        name: "floor: one slot per distinct attack set".into(),
+        usage: Usage::floor(),
+        array: None,
+    });
     rows
 }

@@ -133,6 +133,20 @@ pub fn render(report: &Report) -> String {
             cell(&row.theirs.how)
         );
     }
+    out.push_str(
+        "\n| table | slots used (rooks + bishops) | sum of per-square spans | shared array |\n|---|---:|---:|---:|\n",
+    );
+    for row in &report.usage {
+        let opt = |v: Option<u64>| v.map_or_else(String::new, |v| v.to_string());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            cell(&row.name),
+            row.usage.slots_text(),
+            opt(row.usage.spans),
+            opt(row.array)
+        );
+    }
     let behind: Vec<&Row> = report
         .rows
         .iter()

@@ -34,7 +34,7 @@ use crate::square::Square;
 use crate::store::{proven_optimal, Store};
 use crate::table::{Entry, Table};
 
-pub use layouts::{layout_rows, LayoutRow};
+pub use layouts::{layout_rows, usage_rows, LayoutRow, UsageRow};
 pub use markdown::render as render_markdown;
 pub use svg::render as render_svg;
 pub use text::render as render_text;
@@ -231,6 +231,9 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// Table sizes by layout and formula, ours beside the smallest published.
     pub layouts: Vec<LayoutRow>,
+    /// Slots used, spans and shared arrays of our tables, the published packed ones and the
+    /// floor.
+    pub usage: Vec<UsageRow>,
 }
 
 impl Report {
@@ -280,6 +283,7 @@ impl Report {
             against_published: theirs.published,
             rows,
             layouts: layout_rows(ours, packed),
+            usage: usage_rows(ours, packed),
         }
     }
 

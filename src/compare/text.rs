@@ -127,6 +127,7 @@ pub fn render(report: &Report) -> String {
         );
     }
     out.push_str(&layouts(report));
+    out.push_str(&usage(report));
     let _ = writeln!(out, "\ntheirs found by (squares, finder):");
     for (finder, n) in report.finders() {
         let _ = writeln!(out, "  {n:>3}  {finder}");
@@ -186,6 +187,31 @@ fn layouts(report: &Report) -> String {
         if let Some(o) = &row.ours {
             let _ = writeln!(out, "ours {}: {}", row.name(), o.how);
         }
+    }
+    out
+}
+
+/// Slots used, sum of spans and shared array per table.
+fn usage(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{:<50}{:>26}{:>14}{:>14}",
+        "slots used, spans, shared array",
+        "slots (rooks + bishops)",
+        "sum of spans",
+        "shared array"
+    );
+    for row in &report.usage {
+        let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        let _ = writeln!(
+            out,
+            "{:<50}{:>26}{:>14}{:>14}",
+            row.name,
+            row.usage.slots_text(),
+            opt(row.usage.spans),
+            opt(row.array)
+        );
     }
     out
 }

@@ -85,7 +85,7 @@ pub fn fill(target: Target, formula: Formula) -> Result<Entry, ExportError> {
 impl Tables {
     /// Lays out the magics of `formula` of every square of `store` in `layout`, filling the
     /// squares it lacks with [`fill`]. Packed runs the library's packer: first-fit decreasing,
-    /// then the default ruin-and-recreate steps of [`PackOptions`] (seeded: the same store
+    /// then the default annealing steps of [`PackOptions`] over the order of the squares (seeded: the same store
     /// gives the same offsets).
     ///
     /// # Errors
@@ -116,7 +116,7 @@ impl Tables {
             tables.packed = Some(Packed {
                 fill,
                 how: format!(
-                    "the packer: first-fit decreasing ({} entries), then {} ruin-and-recreate steps with seed {} ({} entries)",
+                    "the packer: first-fit decreasing ({} entries), then {} annealing steps over the order of the squares with seed {} ({} entries)",
                     packing.first_size, packing.steps, opts.seed, packing.size
                 ),
             });

@@ -19,6 +19,7 @@ pub mod pack;
 pub mod packed;
 pub mod refit;
 pub mod shared;
+pub mod usage;
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,6 +29,7 @@ use crate::table::Entry;
 
 pub use packed::{PackedEntry, PackedTable};
 pub use shared::{fill, Fill, Overlap, Pattern, Shared};
+pub use usage::Usage;
 
 /// How the squares' tables are laid out in memory.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -96,14 +96,6 @@ pub struct Pool {
     pub meta: BTreeMap<String, Value>,
 }
 
-/// Why two pools cannot be merged, or a magic not kept.
-#[derive(Debug, thiserror::Error)]
-pub enum PoolError {
-    /// The pools rank by different gaps.
-    #[error("{0}")]
-    Gap(String),
-}
-
 impl Pool {
     /// An empty pool.
     #[must_use]
@@ -239,19 +231,13 @@ impl Pool {
         }
     }
 
-    /// Merges `other` into this pool: every magic offered (the best of the union kept), work
-    /// records united.
-    ///
-    /// # Errors
-    /// [`PoolError::Gap`] when the pools rank by different gaps (their footprints differ).
-    pub fn merge(&mut self, other: Pool) -> Result<(), PoolError> {
-        if other.gap != self.gap {
-            return Err(PoolError::Gap(format!(
-                "the pools rank magics by different gaps ({} and {}); merge pools of one gap",
-                self.gap, other.gap
-            )));
-        }
-        self.capacity = self.capacity.max(other.capacity);
+    /// Merges `other` into this pool, losing no slot pattern: every magic of `other` is
+    /// ranked again by this pool's gap, and the capacity grows when a question's union holds
+    /// more distinct patterns than either side kept (of two magics with one pattern, the one
+    /// ranked first stays). Work records are united.
+    pub fn merge(&mut self, other: Pool) {
+        let capacity = self.capacity.max(other.capacity);
+        self.capacity = usize::MAX;
         for (q, group) in other.groups {
             let occ = Occupancies::new(q.target);
             for m in group {
@@ -260,13 +246,14 @@ impl Pool {
                 self.offer(m.entry, &p);
             }
         }
+        let largest = self.groups.values().map(Vec::len).max().unwrap_or(0);
+        self.capacity = capacity.max(largest);
         for (_, e) in other.effort {
             self.unite_effort(e);
         }
         for (k, v) in other.meta {
             self.meta.entry(k).or_insert(v);
         }
-        Ok(())
     }
 
     /// Distinct questions held.
