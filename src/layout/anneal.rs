@@ -268,3 +268,55 @@ pub fn anneal(
     }
     (best, steps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Squares of a few comb and block shapes, two choices each.
+    fn squares() -> Vec<Vec<Candidate>> {
+        (0..24u32)
+            .map(|k| {
+                let comb = Shape::from_indices((0..(8 + k % 5)).map(|i| i * (2 + k % 3)).collect());
+                let block = Shape::from_indices((0..(6 + k % 7)).collect());
+                vec![
+                    Candidate { shape: comb, lo: 0 },
+                    Candidate {
+                        shape: block,
+                        lo: k % 2,
+                    },
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn annealing_never_ends_above_its_start_and_its_placement_fits() {
+        let sq = squares();
+        let start = widest_first(&sq);
+        let first = decode(&sq, &start);
+        for seed in 0..4 {
+            let opts = AnnealOptions {
+                steps: 3_000,
+                seed,
+                ..AnnealOptions::default()
+            };
+            let mut reported = Vec::new();
+            let (best, _) = anneal(&sq, &start, &opts, &AtomicBool::new(false), &mut |p| {
+                reported.push(p.size);
+            });
+            assert!(best.size <= first.size, "seed {seed}");
+            assert!(reported.windows(2).all(|w| w[1] < w[0]));
+            // The placement is real: every square's picked shape at its base, none overlapping,
+            // and the size is the highest slot written plus one.
+            let mut occ = Occupancy::new();
+            for (k, c) in sq.iter().enumerate() {
+                let shape = &c[best.plan.pick[k]].shape;
+                assert!(occ.fits(shape, best.base[k]), "seed {seed}, square {k}");
+                occ.place(shape, best.base[k]);
+            }
+            assert_eq!(occ.end(), best.size);
+            assert_eq!(decode(&sq, &best.plan).size, best.size);
+        }
+    }
+}

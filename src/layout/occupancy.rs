@@ -211,3 +211,59 @@ fn gcd(a: usize, b: usize) -> usize {
         gcd(b, a % b)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The lowest offset found one by one, the reference `first_fit` must agree with.
+    fn brute(occ: &Occupancy, shape: &Shape, from: u32, limit: u64) -> Option<u32> {
+        (from..)
+            .take_while(|&b| u64::from(b + shape.span()) <= limit)
+            .find(|&b| occ.fits(shape, b))
+    }
+
+    fn random_shape(rng: &mut Xoshiro256PlusPlus, span: u32) -> Shape {
+        let mut slots: Vec<u32> = (1..span).filter(|_| rng.next_u32() % 3 == 0).collect();
+        slots.insert(0, 0);
+        slots.push(span - 1);
+        slots.dedup();
+        Shape::from_indices(slots)
+    }
+
+    #[test]
+    fn first_fit_finds_the_lowest_offset_a_slot_by_slot_search_finds() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for round in 0..200 {
+            let mut occ = Occupancy::new();
+            let mut placed = Vec::new();
+            for _ in 0..(round % 12) {
+                let span = 1 + rng.next_u32() % 150;
+                let s = random_shape(&mut rng, span);
+                let b = occ.first_fit(&s, rng.next_u32() % 300, u64::MAX).unwrap();
+                assert!(occ.fits(&s, b));
+                occ.place(&s, b);
+                placed.push((s, b));
+            }
+            if round % 5 == 0 && !placed.is_empty() {
+                let (s, b) = placed.swap_remove(rng.next_u32() as usize % placed.len());
+                occ.remove(&s, b);
+            }
+            for _ in 0..20 {
+                let span = 1 + rng.next_u32() % 200;
+                let s = random_shape(&mut rng, span);
+                let from = rng.next_u32() % 400;
+                let limit = u64::from(rng.next_u32() % 1200);
+                assert_eq!(
+                    occ.first_fit(&s, from, limit),
+                    brute(&occ, &s, from, limit),
+                    "round {round}, from {from}, limit {limit}"
+                );
+            }
+            let used: u64 = placed.iter().map(|(s, _)| u64::from(s.used())).sum();
+            assert_eq!(occ.used(), used);
+        }
+    }
+}

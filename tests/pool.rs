@@ -1,0 +1,162 @@
+//! Pools and the packer that chooses among them, end to end through the binary: a pool
+//! hunted, verified whole, merged without loss, packed with the store's magics into a table
+//! that `verify --file` accepts; `compare` reports slots used, spans and arrays.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn magichunt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .args(args)
+        .env("MAGICHUNT_STORE", "results/best.json")
+        .output()
+        .expect("binary runs")
+}
+
+fn ok(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_pool_is_hunted_verified_merged_and_packed_into_a_checked_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.json.gz"), dir.path().join("b.json"));
+    for (pool, seed) in [(&a, "1"), (&b, "2")] {
+        ok(&magichunt(&[
+            "hunt",
+            "--objective",
+            "slots",
+            "--piece",
+            "bishop",
+            "--square",
+            "a1,b2,c3",
+            "--pool",
+            s(pool),
+            "--time",
+            "2s",
+            "--seed",
+            seed,
+            "--threads",
+            "1",
+        ]));
+    }
+    let verified = ok(&magichunt(&["verify", "--file", s(&a), "--per-square"]));
+    assert!(verified.contains(" 0 invalid"), "{verified}");
+    assert!(
+        verified.contains("pool ") && verified.contains("questions"),
+        "{verified}"
+    );
+    let count = |p: &Path| -> usize {
+        let out = ok(&magichunt(&["verify", "--file", s(p)]));
+        out.split(": ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (na, nb) = (count(&a), count(&b));
+    let merged = dir.path().join("m.json.gz");
+    let out = ok(&magichunt(&["merge", s(&a), s(&b), "--out", s(&merged)]));
+    assert!(out.contains("merged 2 pools"), "{out}");
+    // Two seeds rarely find one pattern twice: the union is at least the larger side.
+    let nm = count(&merged);
+    assert!(nm >= na.max(nb) && nm <= na + nb, "{na} + {nb} -> {nm}");
+    // A store and a pool do not merge; the pool is left as it was.
+    let before = std::fs::read(&merged).unwrap();
+    let o = magichunt(&[
+        "merge",
+        s(&merged),
+        "results/best.json",
+        "--out",
+        s(&merged),
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a pool"));
+    assert_eq!(std::fs::read(&merged).unwrap(), before);
+
+    let table = dir.path().join("packed.json");
+    ok(&magichunt(&[
+        "pack",
+        "--store",
+        "results/best.json",
+        "--pool",
+        s(&merged),
+        "--gap",
+        "512",
+        "--choices",
+        "2",
+        "--steps",
+        "300",
+        "--out",
+        s(&table),
+    ]));
+    let checked = ok(&magichunt(&["verify", "--file", s(&table)]));
+    assert!(
+        checked.contains("packed layout, 128 squares") && checked.contains(": valid"),
+        "{checked}"
+    );
+    let text = std::fs::read_to_string(&table).unwrap();
+    for key in ["\"algorithm\"", "\"command\"", "\"cpu_seconds\"", "pool"] {
+        assert!(text.contains(key), "{key} missing from the table's meta");
+    }
+}
+
+#[test]
+fn pool_flags_go_with_the_slots_objective_only() {
+    for args in [
+        &["hunt", "--gap", "64", "--time", "1s"][..],
+        &["hunt", "--pool", "p.json", "--time", "1s"],
+        &[
+            "hunt",
+            "--objective",
+            "slots",
+            "--gap",
+            "5000",
+            "--pool",
+            "p.json",
+            "--time",
+            "1s",
+        ],
+    ] {
+        let o = magichunt(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!Path::new("p.json").exists());
+    }
+}
+
+#[test]
+fn compare_reports_slots_spans_and_arrays_of_the_records_and_the_floor() {
+    let out = ok(&magichunt(&[
+        "compare",
+        "--store",
+        "results/best.json",
+        "--packed",
+        "results/packed.json",
+    ]));
+    for row in [
+        "annuss-fixed-shift-2017 (plain)",
+        "73195 (68839 + 4356)",
+        "230676",
+        "88772",
+        "72118 (68404 + 3714)",
+        "123500",
+        "87988",
+        "6328 (4900 + 1428)",
+    ] {
+        assert!(out.contains(row), "{row} missing:\n{out}");
+    }
+}
