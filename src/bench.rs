@@ -25,10 +25,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::attacks::relevant_mask;
+use crate::layout::pack::{complete, pack_entries, PackOptions};
 use crate::piece::{Piece, Target};
 use crate::published;
+use crate::question::Formula;
 use crate::search::candidates::splitmix;
-use crate::search::{portfolio, round_family, search, task_rng, Family, Scratchpad};
+use crate::search::{
+    portfolio, round_family, search, search_within, task_rng, Bound, Family, Scratchpad,
+};
 use crate::square::Square;
 
 /// The seed of every bench stream.
@@ -51,6 +55,9 @@ pub enum BenchError {
     /// A magic that should be found quickly was not (a regression, not a user error).
     #[error("no magic found for {0} within the bench's budget")]
     NotFound(String),
+    /// The packer's workload failed (a regression, not a user error).
+    #[error("the packer's workload failed: {0}")]
+    Workload(String),
 }
 
 /// What to run.
@@ -115,6 +122,12 @@ pub struct Figures {
     pub bishop_reduced_s: f64,
     /// How many bishop squares the reduced workload covers.
     pub bishop_reduced_squares: usize,
+    /// The pool hunt's trial loop: rook a1 at 12 bits under a bound of 2,400 slots (the
+    /// pools' few-slot objective), candidates examined per second.
+    pub pool_rook_a1_12_per_s: f64,
+    /// The packer: seconds for first-fit decreasing and 2,000 annealing steps of the built-in
+    /// store's plain magics (one thread, whatever the thread count).
+    pub pack_2000_steps_s: f64,
 }
 
 /// Runs the bench for every thread count of `config`.
@@ -140,9 +153,13 @@ fn run_threads(config: &BenchConfig, threads: usize) -> Result<Figures, BenchErr
     let reps = config.reps.max(1);
     let sparse = Family::Sparse;
     let rook_family = portfolio(rook, 11, &[])[0].clone();
-    let r = pool.install(|| median_rates(reps, || rates(rook, 11, &sparse, tasks)));
-    let rp = pool.install(|| median_rates(reps, || rates(rook, 11, &rook_family, tasks)));
-    let b = pool.install(|| median_rates(reps, || rates(bishop, 8, &sparse, tasks)));
+    let valid = Bound::Valid;
+    let r = pool.install(|| median_rates(reps, || rates(rook, 11, &sparse, tasks, valid)));
+    let rp = pool.install(|| median_rates(reps, || rates(rook, 11, &rook_family, tasks, valid)));
+    let b = pool.install(|| median_rates(reps, || rates(bishop, 8, &sparse, tasks, valid)));
+    let slots = Bound::Slots(2_400);
+    let pr = pool.install(|| median_rates(reps, || rates(rook, 12, &sparse, tasks, slots)));
+    let packer = median(reps, pack_2000_steps)?;
     let mut rep = 0;
     let all = pool.install(|| {
         median(reps, || {
@@ -171,6 +188,8 @@ fn run_threads(config: &BenchConfig, threads: usize) -> Result<Figures, BenchErr
         all128_s: all,
         bishop_reduced_s: red,
         bishop_reduced_squares: reduced.len(),
+        pool_rook_a1_12_per_s: pr.0,
+        pack_2000_steps_s: packer,
     })
 }
 
@@ -178,8 +197,23 @@ fn sq(i: u8) -> Square {
     Square::new(i).expect("a square index below 64")
 }
 
+/// Seconds to pack the built-in store's plain magics: first-fit decreasing, then 2,000
+/// annealing steps.
+fn pack_2000_steps() -> Result<f64, BenchError> {
+    let (entries, _) = complete(crate::shipped::store(), Formula::Plain)
+        .map_err(|e| BenchError::Workload(e.to_string()))?;
+    let opts = PackOptions {
+        steps: 2_000,
+        ..PackOptions::default()
+    };
+    let start = Instant::now();
+    pack_entries(&entries, None, &opts, &AtomicBool::new(false))
+        .map_err(|e| BenchError::Workload(e.to_string()))?;
+    Ok(start.elapsed().as_secs_f64())
+}
+
 /// (examined/s, tested/s, checks per tested) over `tasks` tasks of [`TASK`] candidates.
-fn rates(target: Target, bits: u32, family: &Family, tasks: u64) -> (f64, f64, f64) {
+fn rates(target: Target, bits: u32, family: &Family, tasks: u64, bound: Bound) -> (f64, f64, f64) {
     let never = AtomicBool::new(false);
     let start = Instant::now();
     let (tried, tested, checks) = (0..tasks)
@@ -188,7 +222,7 @@ fn rates(target: Target, bits: u32, family: &Family, tasks: u64) -> (f64, f64, f
             || Scratchpad::new(target, bits),
             |pad, task| {
                 let mut rng = task_rng(SEED, target, bits, task);
-                let b = search(pad, family, &mut rng, TASK, &never);
+                let b = search_within(pad, family, &mut rng, TASK, &never, bound);
                 (b.tried, b.tested, b.checks)
             },
         )

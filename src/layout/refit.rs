@@ -4,7 +4,7 @@
 //! magics for it (at its bits, or up to `spread` bits more: wider, sparser patterns), and put
 //! each valid one at the lowest offset where its slots meet only holes or equal attack sets;
 //! keep the magic that ends lowest if it ends below where the square ended. Then a few
-//! ruin-and-recreate steps close the gaps, and the next square is taken from the top. A
+//! annealing steps close the gaps, and the next square is taken from the top. A
 //! square that could not be moved is passed over (the next one down is tried) until something
 //! moves again.
 //!
