@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{
-    black_packed, check_run_tables, compile, export_with, langs, layout, link, reference_data,
-    render_tables, run_ok, tables, Lang, STRICT,
+    black_packed, check_run_tables, compile, export_with, langs, layout, link, our_packed,
+    reference_data, render_tables, run_ok, tables, Lang, STRICT,
 };
 use magichunt::export::{Format, Layout, Options, Prefix, Tables};
 use magichunt::question::Formula;
@@ -233,6 +233,15 @@ fn black_magics_fancy_tight_and_packed() {
 fn published_black_packed_table() {
     let t = black_packed();
     assert_eq!(t.total(), 87_988);
+    three_units(t);
+}
+
+/// Our smallest packed table (`results/packed-pool.json`, below both published packed tables)
+/// as `--packed` exports it.
+#[test]
+fn our_smallest_packed_table() {
+    let t = our_packed();
+    assert!(t.total() < 87_988, "{} entries", t.total());
     three_units(t);
 }
 

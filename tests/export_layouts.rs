@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{
-    black_packed, check_run_tables, magichunt, reference_data, render_tables, run_ok, rustc_bin,
-    rustc_lib, tables, tool, BLACK_PACKED, FIXTURE, FIXTURE_BLACK,
+    black_packed, check_run_tables, magichunt, our_packed, reference_data, render_tables, run_ok,
+    rustc_bin, rustc_lib, tables, tool, BLACK_PACKED, FIXTURE, FIXTURE_BLACK,
 };
 use magichunt::export::{Format, Layout, Options, Prefix, Tables};
 use magichunt::layout::PackedTable;
@@ -155,13 +155,14 @@ fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
     let (data, records) = reference_data(dir.path());
     let none = Prefix::none();
     let mh = Prefix::new("mh_").unwrap();
-    let runs: [(&Tables, &Prefix); 6] = [
+    let runs: [(&Tables, &Prefix); 7] = [
         (packed_plain(), &none),
         (packed_plain(), &mh),
         (tables(Layout::Fancy, Formula::Black), &none),
         (tables(Layout::Tight, Formula::Black), &none),
         (tables(Layout::Packed, Formula::Black), &mh),
         (black_packed(), &none),
+        (our_packed(), &mh),
     ];
     for (t, prefix) in runs {
         println!("{} {} prefix '{}'", t.layout, t.formula, prefix.as_str());
