@@ -57,8 +57,9 @@ pub struct PackArgs {
     #[arg(long, default_value = "-")]
     out: PathBuf,
     /// Annealing steps after first-fit decreasing (0: none).
-    #[arg(long, default_value_t = 20_000)]
-    steps: u64,
+    /// [default: 20000 without --time; with --time, as many as fit in it]
+    #[arg(long)]
+    steps: Option<u64>,
     /// Stop the annealing after this long (90s, 10m); the temperature falls over it.
     #[arg(long)]
     time: Option<String>,
@@ -130,7 +131,9 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             .map_or_else(|| t0.elapsed().as_secs_f64(), |(now, then)| now - then)
     };
     let opts = PackOptions {
-        steps: args.steps,
+        steps: args
+            .steps
+            .unwrap_or(if time.is_some() { u64::MAX } else { 20_000 }),
         time,
         seed: args.seed,
         hot: args.hot,
