@@ -163,7 +163,11 @@ fn compare_reports_slots_spans_and_arrays_of_the_records_and_the_floor() {
 
 #[test]
 fn the_shipped_smallest_table_verifies_whole_and_says_how_it_was_made() {
-    let out = ok(&magichunt(&["verify", "--file", "results/packed-pool.json"]));
+    let out = ok(&magichunt(&[
+        "verify",
+        "--file",
+        "results/packed-pool.json",
+    ]));
     assert!(out.contains("128 entries, 128 valid, 0 invalid"), "{out}");
     let size: u64 = out
         .split("shared size")
@@ -173,12 +177,23 @@ fn the_shipped_smallest_table_verifies_whole_and_says_how_it_was_made() {
         .expect("a shared size line");
     assert!(size < 87_988, "{size} entries");
     let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string("results/packed-pool.json").unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string("results/packed-pool.json").unwrap())
+            .unwrap();
     for key in ["algorithm", "command", "cpu_seconds"] {
         assert!(v.get(key).is_some(), "{key} missing");
     }
-    assert!(v["formula"] == "plain" || out.contains("formula plain"), "{out}");
+    assert!(
+        v["formula"] == "plain" || out.contains("formula plain"),
+        "{out}"
+    );
     // The pool it came from verifies whole too.
-    let pool = ok(&magichunt(&["verify", "--file", "results/pool-plain.json.gz"]));
-    assert!(pool.contains(" 0 invalid") && pool.contains("gap 512"), "{pool}");
+    let pool = ok(&magichunt(&[
+        "verify",
+        "--file",
+        "results/pool-plain.json.gz",
+    ]));
+    assert!(
+        pool.contains(" 0 invalid") && pool.contains("gap 512"),
+        "{pool}"
+    );
 }
