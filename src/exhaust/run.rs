@@ -6,12 +6,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::residue::{Residue, TaskResult};
 use super::shard::Shard;
 use super::{Plan, Searcher, Tally};
 use crate::interrupt::Stop;
 
 /// The progress of one part: what a checkpoint saves.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PartState {
     /// Tasks of the part searched, in order.
     pub done: u64,
@@ -19,6 +20,9 @@ pub struct PartState {
     pub tally: Tally,
     /// Thread-seconds of work.
     pub seconds: f64,
+    /// The residue of the tasks searched, when the part keeps one (a part begun by a build
+    /// without residues has none, and cannot start one halfway).
+    pub residue: Option<Residue>,
 }
 
 /// How a run of a part ended.
@@ -78,6 +82,8 @@ struct Chunk {
     done: u64,
     /// What the completely searched tasks gave.
     tally: Tally,
+    /// Each completely searched task's own tally, in order, for the residue.
+    results: Vec<TaskResult>,
 }
 
 /// Searches the tasks of `shard` from `state.done` on, updating `state` as tasks finish in
@@ -126,17 +132,20 @@ pub fn run_part(
                     len: chunk_len,
                     done: 0,
                     tally: Tally::default(),
+                    results: Vec::with_capacity(usize::try_from(chunk_len).unwrap_or(0)),
                 };
                 let mut nodes = 0;
                 for j in first..first + chunk_len {
                     if halt.load(Ordering::Relaxed) {
                         break;
                     }
-                    match searcher.run_task(shard.task_at(j, plan.tasks()), halt) {
+                    let task = shard.task_at(j, plan.tasks());
+                    match searcher.run_task(task, halt) {
                         Ok(t) => {
                             nodes += t.nodes;
                             chunk.tally.add(&t);
                             chunk.done += 1;
+                            chunk.results.push(TaskResult { task, tally: t });
                         }
                         Err(cut) => {
                             nodes += cut.nodes;
@@ -188,6 +197,11 @@ pub fn run_part(
                     break;
                 };
                 state.tally.add(&c.tally);
+                if let Some(r) = state.residue.as_mut() {
+                    for (j, x) in (state.done..).zip(&c.results) {
+                        r.push(j, x);
+                    }
+                }
                 state.done += c.done;
                 tasks_run += c.done;
                 blocked = c.done < c.len;
@@ -231,6 +245,7 @@ pub fn run_part(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exhaust::residue::Search;
     use crate::{Piece, Square, Target};
 
     #[test]
@@ -243,14 +258,20 @@ mod tests {
             time_limit: None,
             report: Duration::ZERO,
         };
-        let mut whole = PartState::default();
+        let fresh = || PartState {
+            residue: Some(Residue::new(Search::of(t, &plan, shard), plan.tasks())),
+            ..PartState::default()
+        };
+        let mut whole = fresh();
         let end = run_part(&plan, shard, &mut whole, &cfg, &Stop::new(), |_, _| {}).unwrap();
         assert_eq!(end, Ending::Finished);
         assert_eq!(whole.done, shard.len(plan.tasks()));
         assert!(whole.tally.magics > 0);
 
+        let residue = whole.residue.clone().unwrap();
+        residue.check_finished(&plan, whole.tally.nodes).unwrap();
         // Stop three runs once they credited a task, then let the fourth finish.
-        let mut state = PartState::default();
+        let mut state = fresh();
         for _ in 0..3 {
             let stop = Stop::new();
             let before = state.done;
@@ -261,10 +282,15 @@ mod tests {
             });
             assert_eq!(end.unwrap(), Ending::Stopped);
             assert!(state.done > 0 && state.done < whole.done);
+            assert!(state.residue.as_ref().unwrap().fits(state.done));
         }
         let end = run_part(&plan, shard, &mut state, &cfg, &Stop::new(), |_, _| {});
         assert_eq!(end.unwrap(), Ending::Finished);
         assert_eq!(state.tally, whole.tally);
+        assert_eq!(
+            state.residue, whole.residue,
+            "a resumed part has the same residue"
+        );
     }
 
     #[test]

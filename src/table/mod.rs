@@ -10,6 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::error::TableError;
+use crate::exhaust::residue;
 use crate::magic::{self, format_magic, parse_magic, Verified};
 use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
@@ -652,6 +653,13 @@ impl Ctx<'_> {
             check_count("magics", p.magics).map_err(part)?;
             check_count("nodes", p.nodes).map_err(part)?;
             check_seconds("seconds", p.seconds).map_err(part)?;
+            if let Some(r) = p.residue.as_ref().filter(|r| r.scheme == residue::SCHEME) {
+                let shard = crate::exhaust::shard::Shard {
+                    index: p.shard,
+                    count: w.shards,
+                };
+                residue::check_wire(r, shard.len(1 << w.task_bits)).map_err(part)?;
+            }
             if let Some(best) = &p.best {
                 let m = parse_magic(best).map_err(|e| e.to_string())?;
                 magic::verify(target, bits, m)
