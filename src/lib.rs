@@ -47,6 +47,7 @@ pub mod interrupt;
 pub mod layout;
 pub mod lock;
 pub mod magic;
+pub mod output;
 pub mod piece;
 pub mod prove;
 pub mod published;
@@ -56,6 +57,7 @@ pub mod square;
 pub mod store;
 pub mod table;
 pub mod timefmt;
+pub mod trust;
 
 pub use bitboard::Bitboard;
 pub use piece::{Piece, Target};

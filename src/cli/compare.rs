@@ -6,7 +6,6 @@ use clap::{Args, ValueEnum};
 
 use super::Outcome;
 use crate::compare::{render_markdown, render_text, Report, Theirs};
-use crate::store::Store;
 use crate::table::Table;
 
 /// Output style of `compare`.
@@ -39,6 +38,10 @@ pub struct CompareArgs {
     /// store is an error: a mistyped path would show every square missing).
     #[arg(long)]
     allow_missing: bool,
+    /// Count every proof the store records as proven, also those only claimed (not checked
+    /// here: no certificate checked, exhaustive search not run here nor audited).
+    #[arg(long)]
+    count_claimed: bool,
 }
 
 /// Runs `compare`.
@@ -52,7 +55,7 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
             store_path.display()
         );
     }
-    let store = Store::load(&store_path)?;
+    let store = super::stores::load_counting(&store_path, args.count_claimed)?;
     let theirs = if args.against == "published" {
         Theirs::published()
     } else {

@@ -182,6 +182,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         threads,
         time_limit: args.time,
         report: crate::exhaust::run::REPORT,
+        until: None,
     };
     let tty = std::io::stderr().is_terminal();
     let every = if tty {

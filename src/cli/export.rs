@@ -7,10 +7,9 @@ use anyhow::Context;
 use clap::Args;
 
 use super::{formula_arg, Outcome};
-use crate::atomic::write_atomic;
-use crate::export::out::{check_out, real_path};
 use crate::export::{render, Format, Layout, Options, Prefix, Source, Tables};
 use crate::layout::PackedTable;
+use crate::output::{self, Writes};
 use crate::question::Formula;
 use crate::store::Store;
 use crate::table::Table;
@@ -46,6 +45,10 @@ pub struct ExportArgs {
     /// checked as a whole first (every subset of every square in the shared array).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["store", "allow_missing", "formula", "tight"])]
     packed: Option<PathBuf>,
+    /// Count every proof the store records as proven in the header, also those only claimed
+    /// (not checked here).
+    #[arg(long, conflicts_with = "packed")]
+    count_claimed: bool,
     /// Rust and C: add the table fill by ray walk and rook_attacks / bishop_attacks.
     #[arg(long)]
     with_lookup: bool,
@@ -58,14 +61,12 @@ pub struct ExportArgs {
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let store_path = super::stores::for_reading(&args.store);
-    // Through symlinks: the export replaces the file a link names, and the link stays.
-    let out = args
-        .out
-        .as_ref()
-        .filter(|p| p.as_os_str() != "-")
-        .map(|p| real_path(p));
-    if let Some(path) = &out {
-        check_out(path, args.packed.as_ref().unwrap_or(&store_path))?;
+    // Checked before the work, and again as it is written (the output guard): never the
+    // store or packed table it comes from, never another store or packed table.
+    let source_path = args.packed.as_ref().unwrap_or(&store_path);
+    let out = args.out.as_ref().filter(|p| p.as_os_str() != "-");
+    if let Some(path) = out {
+        output::check(path, Writes::Other, &[source_path])?;
     }
     let layout = match (args.layout, args.tight) {
         (Some(l), _) => l,
@@ -94,7 +95,8 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     };
     let text = render(args.format, &tables, &source, &options);
     match &out {
-        Some(path) => write_atomic(path, text.as_bytes())
+        Some(path) => output::write(path, text.as_bytes(), Writes::Other, &[source_path])
+            .map(|_| ())
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
@@ -120,7 +122,7 @@ fn store_tables(args: &ExportArgs, layout: Layout) -> anyhow::Result<(Tables, So
             store_path.display()
         );
     }
-    let store = Store::load(&store_path)?;
+    let store = super::stores::load_counting(&store_path, args.count_claimed)?;
     if missing {
         crate::say!(
             "{}: no such store; every square is filled at popcount bits (--allow-missing)",

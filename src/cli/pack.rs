@@ -10,12 +10,12 @@ use clap::Args;
 use serde_json::json;
 
 use super::{formula_arg, Outcome};
-use crate::atomic::write_atomic;
 use crate::export::kib;
 use crate::interrupt::{self, Stop};
 use crate::layout::pack::{complete, pack_entries, PackOptions};
 use crate::layout::refit::{refit, RefitOptions};
 use crate::layout::{per_square_size, Layout, PackedTable};
+use crate::output::{self, Writes};
 use crate::question::Formula;
 use crate::store::Store;
 use crate::table::Table;
@@ -74,6 +74,15 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
+    // The packed table may replace an earlier packed table (the one it resumes, say), never
+    // a store: checked before the work, and again at every write.
+    let inputs: Vec<&std::path::Path> = match &args.from {
+        Some(_) => Vec::new(),
+        None => vec![store_path.as_path()],
+    };
+    if args.out.as_os_str() != "-" {
+        output::check(&args.out, Writes::PackedTable, &inputs)?;
+    }
     let (entries, start, source) = match &args.from {
         Some(path) => {
             let table = PackedTable::from_table(&Table::read(path)?)
@@ -147,7 +156,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         m
     };
     table.meta = meta(packing.steps, None);
-    write(&args.out, &table.to_json(&fill))?;
+    write(&args.out, &table.to_json(&fill), &inputs)?;
     if let Some(limit) = hunt {
         let ropts = RefitOptions {
             time: limit,
@@ -171,7 +180,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         let mut save = |t: &PackedTable, f: &crate::layout::Fill| -> bool {
             let mut t = t.clone();
             t.meta = meta(packing.steps, Some(&note()));
-            match write(&args.out, &t.to_json(f)) {
+            match write(&args.out, &t.to_json(f), &inputs) {
                 Ok(()) => {
                     crate::say!(
                         "magichunt: {} entries ({} KiB), {} slots used, after {}: saved",
@@ -195,7 +204,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         table = t;
         table.meta = meta(packing.steps, Some(&note()));
         fill = f;
-        write(&args.out, &table.to_json(&fill))?;
+        write(&args.out, &table.to_json(&fill), &inputs)?;
     }
     crate::say!(
         "magichunt: packed table of {} entries ({} KiB), {} slots used, checked by filling every subset of every square; written to {}",
@@ -215,11 +224,11 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-fn write(out: &std::path::Path, text: &str) -> anyhow::Result<()> {
+fn write(out: &std::path::Path, text: &str, inputs: &[&std::path::Path]) -> anyhow::Result<()> {
     if out.as_os_str() == "-" {
         std::io::stdout().lock().write_all(text.as_bytes())?;
     } else {
-        write_atomic(out, text.as_bytes())
+        output::write(out, text.as_bytes(), Writes::PackedTable, inputs)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(())

@@ -44,11 +44,35 @@ pub fn for_writing(store: &Path) -> anyhow::Result<()> {
         return Ok(());
     }
     let bytes = std::fs::read(shipped).with_context(|| format!("reading {SHIPPED_STORE}"))?;
-    crate::atomic::write_atomic(store, &bytes)
+    crate::output::write(store, &bytes, crate::output::Writes::Store, &[])
         .with_context(|| format!("starting {DEFAULT_STORE} from {SHIPPED_STORE}"))?;
     crate::say!(
         "magichunt: started {DEFAULT_STORE} from the shipped {SHIPPED_STORE} (your runs go there; \
          git does not track it)"
     );
     Ok(())
+}
+
+/// Loads the store at `path` for a command that counts its proofs (`compare`, `export`):
+/// their evidence checked ([`crate::trust::vet`], with the user's cache), each failing check
+/// said on stderr, and the count set to take checked proofs only, or every recorded proof
+/// with `count_claimed`. A missing file is an empty store.
+///
+/// # Errors
+/// When the store cannot be loaded.
+pub fn load_counting(path: &Path, count_claimed: bool) -> anyhow::Result<crate::store::Store> {
+    let mut store = crate::store::Store::load(path)?;
+    if path.exists() {
+        let mut cache = crate::trust::Cache::open();
+        for p in crate::trust::vet_file(&mut store, path, &mut cache).problems {
+            crate::say!(
+                "magichunt: {}: a proof does not hold, so it is not counted: {p}",
+                path.display()
+            );
+        }
+    }
+    if count_claimed {
+        store.set_counting(crate::store::Counting::Claimed);
+    }
+    Ok(store)
 }

@@ -14,8 +14,9 @@ use crate::export::kib;
 use crate::layout::{Fill, PackedTable};
 use crate::piece::Target;
 use crate::published;
-use crate::store::Store;
-use crate::table::{Entry, Table};
+use crate::question::Question;
+use crate::store::{Counting, Store};
+use crate::table::{Entry, Provenance, Table};
 
 pub use layouts::{layout_rows, LayoutRow};
 pub use markdown::render as render_markdown;
@@ -95,19 +96,24 @@ pub struct Row {
     pub theirs: Option<(Entry, String)>,
     /// How we stand.
     pub standing: Standing,
-    /// Our bits are proven optimal: one above a proof of none (ours or published), or at
-    /// the square's lower bound `ceil(log2(distinct attack sets))`.
+    /// Our bits are proven optimal: one above a proof of none (ours counted by the store's
+    /// [`Counting`], or published), or at the square's lower bound
+    /// `ceil(log2(distinct attack sets))`.
     pub optimal: bool,
+    /// Our bits would be proven optimal by a proof the store records but that is not
+    /// counted: only claimed, not checked here.
+    pub claimed: bool,
 }
 
 impl Row {
-    /// The mark of the grids: `*` proven optimal, `+` ahead, `=` level, `-` behind,
-    /// `?` missing.
+    /// The mark of the grids: `*` proven optimal, `~` optimal by a proof only claimed,
+    /// `+` ahead, `=` level, `-` behind, `?` missing.
     #[must_use]
     pub fn mark(&self) -> char {
         match self.standing {
             Standing::Missing => '?',
             _ if self.optimal => '*',
+            _ if self.claimed => '~',
             Standing::Ahead => '+',
             Standing::Level => '=',
             Standing::Behind => '-',
@@ -168,6 +174,10 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// Table sizes by layout and formula, ours beside the smallest published.
     pub layouts: Vec<LayoutRow>,
+    /// The store's own proofs of none, each with what this build checked of it.
+    pub proofs: Vec<(Question, Provenance)>,
+    /// Which proofs the count of proven squares takes.
+    pub counting: Counting,
 }
 
 impl Report {
@@ -202,12 +212,17 @@ impl Report {
                 let optimal = mine
                     .as_ref()
                     .is_some_and(|m| proven_optimal(ours, target, m.bits));
+                let claimed = !optimal
+                    && mine
+                        .as_ref()
+                        .is_some_and(|m| optimal_if_claims_hold(ours, target, m.bits));
                 Row {
                     target,
                     ours: mine,
                     theirs: other,
                     standing,
                     optimal,
+                    claimed,
                 }
             })
             .collect();
@@ -217,6 +232,11 @@ impl Report {
             against_published: theirs.published,
             rows,
             layouts: layout_rows(ours, packed),
+            proofs: ours
+                .proofs()
+                .map(|p| (p.question(), ours.provenance(p)))
+                .collect(),
+            counting: ours.counting(),
         }
     }
 
@@ -230,6 +250,12 @@ impl Report {
     #[must_use]
     pub fn optimal(&self) -> usize {
         self.rows.iter().filter(|r| r.optimal).count()
+    }
+
+    /// Squares whose bits only a claimed proof (not checked here) would make optimal.
+    #[must_use]
+    pub fn claimed(&self) -> usize {
+        self.rows.iter().filter(|r| r.claimed).count()
     }
 
     /// Our totals (over the squares we have).
@@ -279,13 +305,40 @@ impl Report {
 }
 
 /// Whether `bits` are proven optimal for `target`: one above the highest bit count proven
-/// impossible (by `store` or the published proofs), or at the lower bound.
+/// impossible (by the proofs of `store` that its [`Counting`] takes, checked ones by
+/// default, or the published proofs), or at the lower bound.
 #[must_use]
 pub fn proven_optimal(store: &Store, target: Target, bits: u32) -> bool {
+    store
+        .proven_none_counted(target)
+        .is_some_and(|none| bits == none + 1)
+        || bits == Occupancies::new(target).lower_bound_bits()
+}
+
+/// Whether `bits` would be proven optimal for `target` if every proof `store` records held,
+/// checked or only claimed: what decides which questions are still open.
+#[must_use]
+pub fn optimal_if_claims_hold(store: &Store, target: Target, bits: u32) -> bool {
     store
         .proven_none(target)
         .is_some_and(|none| bits == none + 1)
         || bits == Occupancies::new(target).lower_bound_bits()
+}
+
+/// What the count of proven squares took, for the summaries: empty when it counts checked
+/// proofs and nothing is only claimed.
+fn counting_note(report: &Report) -> String {
+    match report.counting {
+        Counting::Claimed => {
+            " (counting every proof the store records, checked here or only claimed: --count-claimed)"
+                .into()
+        }
+        Counting::Checked if report.claimed() > 0 => format!(
+            " (checked here or published); {} more by proofs only claimed (`magichunt audit` checks them; --count-claimed counts them)",
+            report.claimed()
+        ),
+        Counting::Checked => String::new(),
+    }
 }
 
 /// The command that checks a row's magic.

@@ -148,6 +148,7 @@ pub fn enumerate_threaded(case: &Case, threads: usize) -> Result<(Tally, f64), s
         threads,
         time_limit: None,
         report: REPORT,
+        until: None,
     };
     // With its residue, as `exhaust` runs a part.
     let search = Search::of(case.target(), &plan, Shard::WHOLE);

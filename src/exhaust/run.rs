@@ -59,6 +59,9 @@ pub struct RunConfig {
     /// How often the caller hears of the progress ([`REPORT`] unless a test wants every
     /// chunk).
     pub report: Duration,
+    /// Stop once the part's tasks before this position are searched (an audit re-runs one
+    /// block); the whole part when unset.
+    pub until: Option<u64>,
 }
 
 /// Tasks a worker takes at once, at most: a chunk stays short enough that a stop loses little.
@@ -108,10 +111,11 @@ pub fn run_part(
 ) -> std::io::Result<Ending> {
     let threads = cfg.threads.max(1);
     let len = shard.len(plan.tasks());
+    let end = cfg.until.map_or(len, |u| u.min(len));
     let start = Instant::now();
     let deadline = cfg.time_limit.and_then(|d| start.checked_add(d));
     let halt = AtomicBool::new(false);
-    let next = AtomicU64::new(state.done.min(len));
+    let next = AtomicU64::new(state.done.min(end));
     let seen = AtomicU64::new(0);
     let mut tasks_run = 0;
     let (tx, rx) = mpsc::channel::<Chunk>();
@@ -122,10 +126,10 @@ pub fn run_part(
             let mut size = 1u64;
             while !halt.load(Ordering::Relaxed) {
                 let first = next.fetch_add(size, Ordering::Relaxed);
-                if first >= len {
+                if first >= end {
                     break;
                 }
-                let chunk_len = size.min(len - first);
+                let chunk_len = size.min(end - first);
                 let t0 = Instant::now();
                 let mut chunk = Chunk {
                     start: first,
@@ -230,7 +234,7 @@ pub fn run_part(
             }
         }
         spawned.map(|()| {
-            if state.done >= len {
+            if state.done >= end {
                 Ending::Finished
             } else if stop.requested() {
                 Ending::Stopped
@@ -257,6 +261,7 @@ mod tests {
             threads: 2,
             time_limit: None,
             report: Duration::ZERO,
+            until: None,
         };
         let fresh = || PartState {
             residue: Some(Residue::new(Search::of(t, &plan, shard), plan.tasks())),
@@ -303,6 +308,7 @@ mod tests {
             threads: 2,
             time_limit: Some(Duration::from_millis(3)),
             report: REPORT,
+            until: None,
         };
         let mut state = PartState::default();
         let mut runs = 0;

@@ -16,7 +16,6 @@ mod c;
 mod escape;
 mod json;
 mod names;
-pub mod out;
 mod rust;
 
 pub use escape::comment_text;
@@ -28,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 use rayon::prelude::*;
 
 use crate::attacks::{relevant_mask, Occupancies};
-use crate::compare::proven_optimal;
+use crate::compare::{optimal_if_claims_hold, proven_optimal};
 use crate::layout::pack::{pack_entries, PackOptions};
 pub use crate::layout::Layout;
 use crate::layout::{Fill, LayoutError, PackedTable};
@@ -36,6 +35,7 @@ use crate::magic::format_magic;
 use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
 use crate::search::find_magic_for;
+use crate::store::Counting;
 use crate::store::Store;
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
@@ -109,20 +109,6 @@ pub enum ExportError {
     /// Packing failed its own check, or a packed table cannot be exported as it is.
     #[error(transparent)]
     Layout(#[from] LayoutError),
-    /// `--out` names the store being exported.
-    #[error("refusing to write the export onto the store {0} itself; choose another --out")]
-    OutIsStore(std::path::PathBuf),
-    /// `--out` names an existing magichunt store or table (not an earlier JSON export).
-    #[error("refusing to overwrite {0}: it is a magichunt store (a table of entries, proofs or effort); choose another --out")]
-    OutIsTable(std::path::PathBuf),
-    /// `--out` exists but cannot be read, so it cannot be shown not to be a store.
-    #[error("refusing to overwrite {path}: cannot read it to check it is not a store ({source})")]
-    OutUnreadable {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
 }
 
 /// One square of the layout.
@@ -142,8 +128,12 @@ pub struct Slot {
     /// True when the store lacked the square and the exporter found the magic.
     pub filled: bool,
     /// True when no magic with fewer bits exists ([`crate::compare::proven_optimal`]: a
-    /// proof of none one bit below, the store's or published, or the lower bound).
+    /// proof of none one bit below, the store's (counted by its [`crate::store::Counting`])
+    /// or published, or the lower bound).
     pub proven: bool,
+    /// True when only a proof the store records but this build did not check (claimed, not
+    /// counted) would make the bits optimal.
+    pub claimed: bool,
 }
 
 /// The tables of both pieces laid out in one [`Layout`]: 64 slots each, a1..h8. Fancy and
@@ -161,6 +151,8 @@ pub struct Tables {
     pub bishop: Vec<Slot>,
     /// The shared array of the packed layout (`None` otherwise).
     pub packed: Option<Packed>,
+    /// Which proofs the proven squares count (the store's [`Counting`]).
+    pub counting: Counting,
 }
 
 /// The shared array of a packed export.
@@ -227,6 +219,7 @@ impl Tables {
             rook: Vec::with_capacity(64),
             bishop: Vec::with_capacity(64),
             packed: None,
+            counting: store.counting(),
         };
         if layout == Layout::Packed {
             let list: Vec<Entry> = entries.iter().map(|e| e.0.clone()).collect();
@@ -286,6 +279,7 @@ impl Tables {
             rook: Vec::with_capacity(64),
             bishop: Vec::with_capacity(64),
             packed: Some(Packed { fill, how }),
+            counting: store.counting(),
         };
         for t in Target::all() {
             let p = table
@@ -317,6 +311,9 @@ impl Tables {
             Formula::Plain => proven_optimal(store, target, entry.bits),
             Formula::Black => entry.bits == Occupancies::new(target).lower_bound_bits(),
         };
+        let claimed = !proven
+            && entry.formula == Formula::Plain
+            && optimal_if_claims_hold(store, target, entry.bits);
         let slot = Slot {
             mask: relevant_mask(target.piece, target.square).0,
             shift: 64 - entry.bits,
@@ -324,6 +321,7 @@ impl Tables {
             len,
             filled,
             proven,
+            claimed,
             entry,
         };
         match target.piece {
@@ -369,6 +367,11 @@ impl Tables {
     /// The squares whose bits are proven optimal.
     pub fn proven(&self) -> impl Iterator<Item = &Slot> {
         self.rook.iter().chain(&self.bishop).filter(|s| s.proven)
+    }
+
+    /// The squares whose bits only a claimed proof (not checked) would make optimal.
+    pub fn claimed(&self) -> impl Iterator<Item = &Slot> {
+        self.rook.iter().chain(&self.bishop).filter(|s| s.claimed)
     }
 
     /// The totals line: entries and KiB per table and together.
@@ -477,10 +480,22 @@ pub fn header_lines(layout: &Tables, source: &Source) -> Vec<String> {
         lines.push("Proven optimal: none of the 128 squares.".into());
     } else {
         lines.push(format!(
-            "Proven optimal, no magic with fewer bits exists (a proof of none one bit below, the store's or published, or the square's lower bound): {} of 128 squares (marked `proven optimal`):",
+            "Proven optimal, no magic with fewer bits exists (a proof of none one bit below, {}, or the square's lower bound): {} of 128 squares (marked `proven optimal`):",
+            match layout.counting {
+                Counting::Checked => "checked by magichunt where it was made (certificate or exhaustive search) or published",
+                Counting::Claimed => "checked, published or only claimed by the store (--count-claimed)",
+            },
             proven.len()
         ));
         lines.extend(square_list(&proven));
+    }
+    let claimed: Vec<&Slot> = layout.claimed().collect();
+    if !claimed.is_empty() {
+        lines.push(format!(
+            "Claimed optimal, not counted: the store records a proof of none one bit below that magichunt did not check where it was made (`magichunt audit` checks it): {} squares:",
+            claimed.len()
+        ));
+        lines.extend(square_list(&claimed));
     }
     let filled: Vec<&Slot> = layout.filled().collect();
     if filled.is_empty() {
@@ -556,6 +571,9 @@ fn slot_note(s: &Slot) -> String {
     }
     if s.proven {
         note.push_str(", proven optimal");
+    }
+    if s.claimed {
+        note.push_str(", optimal only by a claimed proof");
     }
     note
 }

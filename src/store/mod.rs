@@ -5,12 +5,12 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
-use crate::atomic::write_atomic;
 use crate::error::{SaveError, TableError};
+use crate::output::Writes;
 use crate::piece::Target;
 use crate::question::{Formula, Question};
 use crate::table::sat::Sat;
-use crate::table::{Effort, Entry, Exhaust, Proof, Table};
+use crate::table::{Effort, Entry, Exhaust, Proof, Provenance, Table};
 
 /// What [`Store::offer`] did with a magic.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +39,10 @@ pub struct Store {
     effort: BTreeMap<(Target, u32, String), Effort>,
     exhaust: BTreeMap<(Target, u32, u32), Exhaust>,
     sat: BTreeMap<(Question, u32), Sat>,
+    /// What this build checked of the proofs' evidence, by question (never in the file).
+    provenance: BTreeMap<Question, Provenance>,
+    /// Which proofs the counts of proven squares take.
+    counting: Counting,
 }
 
 impl Store {
@@ -164,15 +168,18 @@ impl Store {
         s
     }
 
-    /// Saves atomically (temporary file beside it, fsync, rename).
+    /// Saves atomically (temporary file beside it, fsync, rename) through the output guard
+    /// ([`crate::output`]): a packed table at `path` is never replaced by a store.
     ///
     /// # Errors
     /// [`SaveError`]; the file on disk is then left as it was.
     pub fn save(&self, path: &Path) -> Result<(), SaveError> {
-        write_atomic(path, self.to_json().as_bytes()).map_err(|source| SaveError {
-            path: path.to_path_buf(),
-            source,
-        })
+        crate::output::write(path, self.to_json().as_bytes(), Writes::Store, &[])
+            .map(|_| ())
+            .map_err(|source| SaveError {
+                path: path.to_path_buf(),
+                source,
+            })
     }
 
     /// The stored plain magic of `target`.
@@ -313,5 +320,7 @@ fn sum_work<'a>(records: impl Iterator<Item = &'a Effort>) -> (u64, f64) {
 
 mod merge;
 mod proofs;
+
+pub use proofs::Counting;
 #[cfg(test)]
 mod tests;

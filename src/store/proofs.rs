@@ -10,7 +10,7 @@ use crate::piece::Target;
 use crate::published;
 use crate::question::{Formula, Question};
 use crate::table::sat::{Sat, SatAnswer};
-use crate::table::{Exhaust, Proof};
+use crate::table::{Exhaust, Proof, Provenance};
 
 impl Store {
     /// The store's own proofs of none.
@@ -53,8 +53,10 @@ impl Store {
             .filter(|p| p.bits >= question.bits)
     }
 
-    /// The highest bit count proven impossible for plain magics of `target`, by this store or
-    /// the shipped published proofs; no magic exists at that many bits or fewer.
+    /// The highest bit count proven impossible for plain magics of `target`, by this store's
+    /// proofs (checked or only claimed) or the shipped published proofs; no magic exists at
+    /// that many bits or fewer if the store's proofs hold. What decides which work to do
+    /// (hunt, the campaign); counts of proven squares take [`Store::proven_none_counted`].
     #[must_use]
     pub fn proven_none(&self, target: Target) -> Option<u32> {
         self.proven_none_with(target, Formula::Plain)
@@ -64,11 +66,62 @@ impl Store {
     #[must_use]
     pub fn proven_none_with(&self, target: Target, formula: Formula) -> Option<u32> {
         let own = self.proofs.get(&(target, formula)).map(|p| p.bits);
-        let published = match formula {
-            Formula::Plain => published::proof(target).map(|p| p.bits),
-            Formula::Black => None,
+        own.max(published_none(target, formula))
+    }
+
+    /// [`Store::proven_none`] counting only the proofs [`Store::counting`] takes: by default
+    /// those whose evidence this build checked ([`Store::set_provenance`]) and the published
+    /// ones.
+    #[must_use]
+    pub fn proven_none_counted(&self, target: Target) -> Option<u32> {
+        match self.counting {
+            Counting::Claimed => self.proven_none(target),
+            Counting::Checked => {
+                let own = self
+                    .provenance
+                    .iter()
+                    .filter(|(q, p)| {
+                        q.target == target && q.formula == Formula::Plain && p.is_checked()
+                    })
+                    .map(|(q, _)| q.bits)
+                    .max();
+                own.max(published_none(target, Formula::Plain))
+            }
+        }
+    }
+
+    /// Which proofs the counts of proven squares take ([`Counting::Checked`] unless set).
+    #[must_use]
+    pub fn counting(&self) -> Counting {
+        self.counting
+    }
+
+    /// Sets which proofs the counts of proven squares take.
+    pub fn set_counting(&mut self, counting: Counting) {
+        self.counting = counting;
+    }
+
+    /// Records what this build checked of the evidence that no magic answers `question`
+    /// (kept beside the proofs, never written to the file).
+    pub fn set_provenance(&mut self, question: Question, provenance: Provenance) {
+        let p = match self.provenance.remove(&question) {
+            Some(old) => old.or(provenance),
+            None => provenance,
         };
-        own.max(published)
+        self.provenance.insert(question, p);
+    }
+
+    /// The provenance of the store's proof `proof`: the strongest checked evidence of its
+    /// question or a stronger one, else what was found missing, else "not checked".
+    #[must_use]
+    pub fn provenance(&self, proof: &Proof) -> Provenance {
+        let q = proof.question();
+        self.provenance
+            .iter()
+            .filter(|(k, _)| k.target == q.target && k.formula == q.formula && k.bits >= q.bits)
+            .map(|(_, p)| p.clone())
+            .reduce(Provenance::or)
+            .unwrap_or_else(|| Provenance::Claimed("no evidence checked here".into()))
     }
 
     /// The exhaustive search record of (`target`, `bits`) split into `shards` parts.
@@ -260,5 +313,24 @@ fn sat_proof(x: &Sat) -> Proof {
         formula: q.formula,
         method: Some(method),
         extra,
+    }
+}
+
+/// Which proofs a count of proven-optimal squares takes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Counting {
+    /// Proofs whose evidence this build checked (certificates, exhaustive residues run here
+    /// or audited), and the published proofs.
+    #[default]
+    Checked,
+    /// Every proof the store records, checked or only claimed (`--count-claimed`).
+    Claimed,
+}
+
+/// The published proof of none for `target` under `formula` (all are of plain magics).
+fn published_none(target: Target, formula: Formula) -> Option<u32> {
+    match formula {
+        Formula::Plain => published::proof(target).map(|p| p.bits),
+        Formula::Black => None,
     }
 }

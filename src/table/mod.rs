@@ -17,7 +17,7 @@ use crate::piece::Target;
 use crate::question::{Formula, Question};
 pub use parse::entry_wire;
 use parse::{effort_wire, exhaust_wire, proof_wire, Ctx};
-pub use records::{Effort, Exhaust, Proof};
+pub use records::{Effort, Exhaust, Proof, Provenance};
 use sat::Sat;
 use wire::{EntryWire, MethodWire, TableWire};
 

@@ -88,3 +88,60 @@ impl Proof {
         }
     }
 }
+
+/// Where a proof of none gets its weight: whether a count of proven-optimal squares may take
+/// it. A proof in a store is only a record that anyone can write; it counts once this build
+/// has checked its evidence (the `trust` room computes this, and the store keeps it beside
+/// its proofs, never in the file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Provenance {
+    /// Recorded but not checked here; the text says what is missing (no evidence, a
+    /// certificate that fails, a search not audited).
+    Claimed(String),
+    /// Every certificate checked here: the CNF rebuilt, its SHA-256 compared, the LRAT proof
+    /// checked by magichunt's checker.
+    Certified,
+    /// Every part of the exhaustive search carries a residue checked here: searched in full on
+    /// this machine, or re-run in `audited` blocks by `magichunt audit` that matched.
+    Evidenced {
+        /// Blocks re-run by audits, over all parts (0 when every part was searched here).
+        audited: u64,
+    },
+}
+
+impl Provenance {
+    /// Whether the proof counts as checked.
+    #[must_use]
+    pub fn is_checked(&self) -> bool {
+        !matches!(self, Provenance::Claimed(_))
+    }
+
+    /// A few words for listings: `certificate checked`, `claimed: ...`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Provenance::Claimed(why) => format!("claimed, not checked here: {why}"),
+            Provenance::Certified => "certificate checked here".into(),
+            Provenance::Evidenced { audited: 0 } => "exhaustive search run here".into(),
+            Provenance::Evidenced { audited } => {
+                format!("exhaustive search audited here ({audited} blocks re-run)")
+            }
+        }
+    }
+
+    /// The stronger of two provenances of one question (checked beats claimed; a
+    /// certificate beats a sampled audit).
+    #[must_use]
+    pub fn or(self, other: Provenance) -> Provenance {
+        let rank = |p: &Provenance| match p {
+            Provenance::Claimed(_) => 0,
+            Provenance::Evidenced { .. } => 1,
+            Provenance::Certified => 2,
+        };
+        if rank(&other) > rank(&self) {
+            other
+        } else {
+            self
+        }
+    }
+}
