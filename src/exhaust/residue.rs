@@ -250,7 +250,7 @@ impl Residue {
             return self.open.is_none() && self.blocks.len() as u64 == blocks(self.len);
         }
         self.blocks.len() as u64 == done / self.block
-            && self.open.is_some() == (done % self.block != 0)
+            && self.open.is_some() != done.is_multiple_of(self.block)
     }
 
     /// Folds in the subtree at position `j` of the part's order; `j` must be the next one.
@@ -262,7 +262,7 @@ impl Residue {
         });
         sum.digest = fold(sum.digest, r);
         sum.nodes = sum.nodes.saturating_add(r.tally.nodes);
-        if (j + 1) % self.block == 0 || j + 1 == self.len {
+        if (j + 1).is_multiple_of(self.block) || j + 1 == self.len {
             let closed = self.open.take().expect("just filled");
             self.blocks.push(closed);
         }
