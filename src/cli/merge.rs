@@ -40,6 +40,9 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     let lock = StoreLock::acquire(&args.out)?;
     super::exhaust::removed_note(&lock);
     let out = lock.store();
+    // A packed table (or anything else a store may not replace) is refused before any input
+    // is read or checked, with one line.
+    crate::output::check(&args.out, crate::output::Writes::Store, &[])?;
     let mut inputs = Vec::new();
     for path in &args.inputs {
         let real = real_path(path).with_context(|| format!("cannot merge {}", path.display()))?;
