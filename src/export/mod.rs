@@ -482,7 +482,7 @@ pub fn header_lines(layout: &Tables, source: &Source) -> Vec<String> {
         lines.push(format!(
             "Proven optimal, no magic with fewer bits exists (a proof of none one bit below, {}, or the square's lower bound): {} of 128 squares (marked `proven optimal`):",
             match layout.counting {
-                Counting::Checked => "checked by magichunt where it was made (certificate or exhaustive search) or published",
+                Counting::Checked => "checked by the magichunt that wrote this file (certificate or exhaustive search) or published",
                 Counting::Claimed => "checked, published or only claimed by the store (--count-claimed)",
             },
             proven.len()
@@ -492,7 +492,7 @@ pub fn header_lines(layout: &Tables, source: &Source) -> Vec<String> {
     let claimed: Vec<&Slot> = layout.claimed().collect();
     if !claimed.is_empty() {
         lines.push(format!(
-            "Claimed optimal, not counted: the store records a proof of none one bit below that magichunt did not check where it was made (`magichunt audit` checks it): {} squares:",
+            "Claimed optimal, not counted: the store records a proof of none one bit below that the magichunt writing this file did not check (`magichunt audit` checks it): {} squares:",
             claimed.len()
         ));
         lines.extend(square_list(&claimed));
