@@ -227,6 +227,18 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         store.settle_exhaust(&name)?;
     }
     store.save(path)?;
+    if finished && start_done == 0 && state.residue.is_some() {
+        // Searched in full by this process, residue and all: its evidence is checked here.
+        // (A part resumed from a checkpoint is not: its earlier blocks came from the file.)
+        let x = store
+            .exhaust(target, bits, shard.count)
+            .expect("just recorded");
+        if let Some(part) = x.parts.get(&shard.index) {
+            let mut cache = crate::trust::Cache::open();
+            cache.add_run_here(&crate::trust::part_key(x, part));
+            cache.save();
+        }
+    }
     if let Some(p) = last {
         let secs = p.elapsed.as_secs_f64().max(1e-9);
         crate::say!(
