@@ -12,10 +12,12 @@
 # resumable: run it again after Ctrl-C, a kill or a reboot. The results go into the shipped
 # store with
 #
-#   magichunt merge results/campaign/*.json results/best.json --out results/best.json
+#   magichunt merge results/best.json results/campaign/rook-*.json --out results/best.json
 #
-# which keeps, of two finished copies of a part, the one with a residue (and refuses two
-# residues that differ). --bin runs a fixed binary (a long run should not pick up a rebuild).
+# (the shipped store first, so that its entries keep their first found_at; only stores whose
+# parts all carry a residue: the bishops' once searched again), which keeps, of two finished
+# copies of a part, the one with a residue (and refuses two residues that differ). Then
+# `magichunt audit` makes the proofs count here. --bin runs a fixed binary (a long run should not pick up a rebuild).
 # Run it at low priority on a shared machine: `nice -n 19 scripts/evidence.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
