@@ -109,12 +109,7 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     }
     // Exhaustive searches: a sample of every finished part re-run.
     for x in store.exhausts() {
-        let q = Question {
-            target: x.target,
-            bits: x.bits,
-            formula: crate::question::Formula::Plain,
-        };
-        if !args.wants(q) {
+        if !args.wants(x.question()) {
             continue;
         }
         for part in x.parts.values().filter(|p| p.done) {

@@ -118,7 +118,7 @@ impl Store {
         let q = proof.question();
         self.provenance
             .iter()
-            .filter(|(k, _)| k.target == q.target && k.formula == q.formula && k.bits >= q.bits)
+            .filter(|(k, _)| k.rules_out(q))
             .map(|(_, p)| p.clone())
             .reduce(Provenance::or)
             .unwrap_or_else(|| Provenance::Claimed("no evidence checked here".into()))

@@ -68,6 +68,16 @@ impl Exhaust {
         (1..=self.shards).all(|k| self.parts.get(&k).is_some_and(|p| p.done))
     }
 
+    /// The question searched: exhaustive searches are of plain magics.
+    #[must_use]
+    pub fn question(&self) -> Question {
+        Question {
+            target: self.target,
+            bits: self.bits,
+            formula: crate::question::Formula::Plain,
+        }
+    }
+
     /// Magics found over all parts so far.
     #[must_use]
     pub fn magics(&self) -> u64 {

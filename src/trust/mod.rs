@@ -92,20 +92,12 @@ pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
         }
     }
     for x in store.exhausts().filter(|x| x.complete() && x.magics() == 0) {
-        let q = Question {
-            target: x.target,
-            bits: x.bits,
-            formula: Formula::Plain,
-        };
         let p = exhaust_provenance(x, cache, &mut out.problems);
-        found.push((q, p));
+        found.push((x.question(), p));
     }
     for proof in store.proofs() {
         let q = proof.question();
-        if !found
-            .iter()
-            .any(|(k, _)| k.target == q.target && k.formula == q.formula && k.bits >= q.bits)
-        {
+        if !found.iter().any(|(k, _)| k.rules_out(q)) {
             found.push((
                 q,
                 Provenance::Claimed(
@@ -380,11 +372,7 @@ pub fn admit(
             }
         }
         if all && x.complete() && x.magics() == 0 {
-            evidenced.push(Question {
-                target: x.target,
-                bits: x.bits,
-                formula: Formula::Plain,
-            });
+            evidenced.push(x.question());
         }
     }
     let sat_none: Vec<Question> = store
@@ -394,8 +382,7 @@ pub fn admit(
         .collect();
     for p in store.proofs() {
         let q = p.question();
-        let covers =
-            |k: &Question| k.target == q.target && k.formula == q.formula && k.bits >= q.bits;
+        let covers = |k: &Question| k.rules_out(q);
         let published = q.formula == Formula::Plain
             && crate::published::proof(q.target).is_some_and(|pp| pp.bits >= q.bits);
         let backed = certified.iter().any(covers)
