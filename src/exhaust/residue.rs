@@ -15,14 +15,40 @@
 //! so a residue copied from another search or another block does not fit. It is folded off
 //! the search's inner loop: once per subtree, on the thread that credits them in order.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
-use std::collections::BTreeMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::shard::Shard;
 use super::{Best, Plan, Tally};
 use crate::piece::Target;
-use crate::table::wire::ResidueWire;
+
+/// The residue of a part as a store keeps it (in `table::wire::PartWire`): per block of
+/// consecutive subtrees (in the part's search order) the digest of their results and the
+/// nodes they tested. It lives here, not in `table`, so that imports run one way (the table
+/// reads the search's types, never the reverse).
+///
+/// ```json
+/// "residue": {"scheme": "magichunt-residue 1", "block": 1024,
+///             "blocks": ["9f3a1c2b4d5e6f70:770211", "…"], "open": "…"}
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResidueWire {
+    /// How the digests are computed, with its version.
+    pub scheme: String,
+    /// Subtrees per block.
+    pub block: u64,
+    /// The closed blocks in order, each `<16 hex digits>:<nodes>`.
+    pub blocks: Vec<String>,
+    /// The block being filled, while the part is unfinished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<String>,
+    /// Other fields, kept.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
 
 /// The name and version of the residue, recorded with it: a build that computes it
 /// differently must use another name.

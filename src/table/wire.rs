@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::exhaust::residue::ResidueWire;
+
 /// A whole table file: results store, published table or JSON export.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TableWire {
@@ -222,29 +224,6 @@ pub struct PartWire {
     /// The part's evidence (see `exhaust::residue`); absent in parts written before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub residue: Option<ResidueWire>,
-    /// Other fields, kept.
-    #[serde(flatten)]
-    pub extra: BTreeMap<String, Value>,
-}
-
-/// The residue of a part of an exhaustive search: per block of consecutive subtrees (in the
-/// part's search order) the digest of their results and the nodes they tested.
-///
-/// ```json
-/// "residue": {"scheme": "magichunt-residue 1", "block": 1024,
-///             "blocks": ["9f3a1c2b4d5e6f70:770211", "…"], "open": "…"}
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ResidueWire {
-    /// How the digests are computed, with its version.
-    pub scheme: String,
-    /// Subtrees per block.
-    pub block: u64,
-    /// The closed blocks in order, each `<16 hex digits>:<nodes>`.
-    pub blocks: Vec<String>,
-    /// The block being filled, while the part is unfinished.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub open: Option<String>,
     /// Other fields, kept.
     #[serde(flatten)]
     pub extra: BTreeMap<String, Value>,
