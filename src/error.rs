@@ -83,6 +83,6 @@ pub enum TableError {
 pub struct SaveError {
     /// The store's path.
     pub path: PathBuf,
-    /// The I/O error.
-    pub source: std::io::Error,
+    /// Why: refused by the output guard, or the write failed.
+    pub source: crate::output::OutputError,
 }

@@ -102,6 +102,7 @@ pub mod interrupt;
 pub mod layout;
 pub mod lock;
 pub mod magic;
+pub mod output;
 pub mod piece;
 pub mod pool;
 pub mod prove;
@@ -114,6 +115,7 @@ pub mod square;
 pub mod store;
 pub mod table;
 pub mod timefmt;
+pub mod trust;
 
 pub use bitboard::Bitboard;
 pub use piece::{Piece, Target};

@@ -90,6 +90,13 @@ impl Question {
         })
     }
 
+    /// Whether "no magic answers `self`" also rules out `other`: the same target and formula,
+    /// and `other` at as many bits or fewer (a table at fewer bits folds into one at more).
+    #[must_use]
+    pub fn rules_out(self, other: Question) -> bool {
+        self.target == other.target && self.formula == other.formula && self.bits >= other.bits
+    }
+
     /// `log2` of the period: only the low `period_bits` bits of a magic can change the answer.
     /// A plain key is a multiple of `2^l` (`l` the lowest mask square), so bits of the magic
     /// from `64 - l` up fall off the top of the product; a black key has bit 0 set (unless
@@ -121,6 +128,25 @@ impl fmt::Display for Question {
 mod tests {
     use super::*;
     use crate::{Piece, Square};
+
+    #[test]
+    fn a_proof_of_none_rules_out_fewer_bits_of_its_own_target_and_formula_only() {
+        let t = Target::new(Piece::Rook, "a1".parse::<Square>().unwrap());
+        let q = |bits, formula| Question {
+            target: t,
+            bits,
+            formula,
+        };
+        assert!(q(11, Formula::Plain).rules_out(q(11, Formula::Plain)));
+        assert!(q(11, Formula::Plain).rules_out(q(10, Formula::Plain)));
+        assert!(!q(10, Formula::Plain).rules_out(q(11, Formula::Plain)));
+        assert!(!q(11, Formula::Plain).rules_out(q(10, Formula::Black)));
+        let other = Question {
+            target: Target::new(Piece::Rook, "b1".parse::<Square>().unwrap()),
+            ..q(10, Formula::Plain)
+        };
+        assert!(!q(11, Formula::Plain).rules_out(other));
+    }
 
     #[test]
     fn formulas_parse_and_print() {

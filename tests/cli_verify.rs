@@ -4,6 +4,7 @@ use std::process::{Command, Output};
 
 fn magichunt(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(args)
         .output()
         .expect("binary runs")

@@ -16,6 +16,7 @@ const POPCOUNT: &str = "results/published/plain-popcount-tord-romstad-style.json
 
 fn magichunt(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(args)
         .output()
         .expect("binary runs")

@@ -10,6 +10,7 @@ use magichunt::{magic, Piece, Square, Target};
 
 fn magichunt(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(args)
         .output()
         .expect("binary runs")
@@ -43,13 +44,20 @@ fn exhaust(store: &Path, piece: &str, square: &str, bits: &str, extra: &[&str]) 
 
 /// `magichunt merge A B --out OUT`.
 fn merge(a: &Path, b: &Path, out: &Path) -> Output {
-    magichunt(&[
+    merge_with(a, b, out, &[])
+}
+
+/// `magichunt merge A B --out OUT EXTRA...`.
+fn merge_with(a: &Path, b: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
         "merge",
         a.to_str().unwrap(),
         b.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-    ])
+    ];
+    args.extend_from_slice(extra);
+    magichunt(&args)
 }
 
 fn target(p: Piece, s: &str) -> Target {
@@ -81,15 +89,23 @@ fn bishop_d8_has_no_4_bit_magic() {
     let o = exhaust(&store, "bishop", "d8", "4", &[]);
     assert_eq!(o.status.code(), Some(0));
     assert!(text(&o).contains("already proven in"), "{}", text(&o));
-    // With --recheck, done parts are still not searched again.
-    let o = exhaust(&store, "bishop", "d8", "4", &["--recheck"]);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(text(&o).contains("part 1/1 of bishop d8 at 4 bits is already done"));
     assert_eq!(
         std::fs::read(&store).unwrap(),
         before,
-        "a done part leaves the store as it was"
+        "a settled question leaves the store as it was"
     );
+    // With --recheck, the done part is searched again, to the same residue.
+    let residue = |s: &Store| {
+        s.exhaust(target(Piece::Bishop, "d8"), 4, 1).unwrap().parts[&1]
+            .residue
+            .clone()
+            .expect("a residue")
+    };
+    let first = residue(&Store::load(&store).unwrap());
+    let o = exhaust(&store, "bishop", "d8", "4", &["--recheck"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("none exists"), "{}", text(&o));
+    assert_eq!(residue(&Store::load(&store).unwrap()), first);
 }
 
 #[test]
@@ -247,7 +263,13 @@ fn merge_conflict_names_both_files_and_writes_nothing() {
     )
     .unwrap();
     let out = dir.path().join("out.json");
+    // A proof with no evidence does not get in at all...
     let o = merge(&a, &b, &out);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no evidence"), "{}", text(&o));
+    assert!(!out.exists());
+    // ...and as a claim it still contradicts the magic: both files named.
+    let o = merge_with(&a, &b, &out, &["--accept-claimed"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let msg = text(&o);
     assert!(
@@ -346,15 +368,18 @@ fn a_search_keeps_the_task_split_it_was_begun_with() {
 #[test]
 fn parts_of_different_task_splits_are_not_merged() {
     let dir = tempfile::tempdir().unwrap();
+    // Parts of earlier builds (no residue), let in as claims.
     let part = |k: u32| {
-        format!(r#"{{"shard": {k}, "done": true, "magics": 5, "nodes": 9, "seconds": 1.0}}"#)
+        format!(
+            r#"{{"shard": {k}, "done": true, "magics": 5, "nodes": 900000000, "seconds": 1.0}}"#
+        )
     };
     let a = dir.path().join("new-split.json");
     let b = dir.path().join("old-split.json");
     std::fs::write(&a, d8_record(Some(12), 2, &part(1))).unwrap();
     std::fs::write(&b, d8_record(None, 2, &part(2))).unwrap();
     let out = dir.path().join("out.json");
-    let o = merge(&a, &b, &out);
+    let o = merge_with(&a, &b, &out, &["--accept-claimed"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let msg = text(&o);
     assert!(msg.contains("different tasks"), "{msg}");

@@ -14,6 +14,7 @@ const FIXTURE: &str = "tests/golden/store.json";
 
 fn mh(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(args)
         .output()
         .expect("runs")
@@ -155,6 +156,7 @@ fn hunts_started_together_run_one_at_a_time() {
     let store = dir.path().join("best.json");
     let spawn = || {
         Command::new(env!("CARGO_BIN_EXE_magichunt"))
+            .env("MAGICHUNT_CACHE", "off")
             .args(["hunt", "--quiet", "--threads", "1", "--piece", "bishop"])
             .arg("--store")
             .arg(&store)
@@ -492,6 +494,7 @@ fn a_closed_stderr_ends_no_run_with_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args([
             "hunt",
             "--threads",
@@ -529,6 +532,7 @@ fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
     let before = fs::read(&shipped).unwrap();
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_magichunt"))
+            .env("MAGICHUNT_CACHE", "off")
             .args(args)
             .current_dir(dir.path())
             .env_remove("MAGICHUNT_STORE")
@@ -632,6 +636,7 @@ fn sigint_delivered_twice_at_once_still_saves() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("best.json");
     let child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args([
             "hunt",
             "--quiet",

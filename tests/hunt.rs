@@ -11,6 +11,7 @@ use magichunt::store::Store;
 
 fn hunt(store: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .arg("hunt")
         .arg("--store")
         .arg(store)
@@ -71,6 +72,7 @@ fn bishops_for_a_few_seconds_then_resume_adds_up() {
 /// moment so that it is mid-run (output piped, for the caller to read).
 fn bishop_hunt_past_its_first_checkpoint(path: &Path) -> std::process::Child {
     let child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(["hunt", "--quiet", "--piece", "bishop", "--store"])
         .arg(path)
         .stdout(Stdio::piped())
@@ -163,6 +165,7 @@ fn seeded_runs_bounded_by_tries_find_the_same_magics() {
     for (i, threads) in ["1", "2"].iter().enumerate() {
         let path = dir.path().join(format!("s{i}.json"));
         let out = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+            .env("MAGICHUNT_CACHE", "off")
             .args([
                 "hunt",
                 "--quiet",

@@ -12,6 +12,7 @@ use magichunt::Formula;
 
 fn magichunt(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(args)
         .output()
         .expect("binary runs")

@@ -11,6 +11,7 @@ use magichunt::{magic, Piece, Square, Target};
 
 fn magichunt(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(args)
         .output()
         .expect("binary runs")
@@ -244,6 +245,7 @@ fn time_limit_exits_1_and_sigint_130_with_nothing_recorded() {
     assert_eq!(s.sats().count() + s.proofs().count(), 0);
 
     let child = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(["prove", "--piece", "rook", "--square", "e7", "--bits", "8"])
         .args(hard)
         .args(["--store", store.to_str().unwrap()])

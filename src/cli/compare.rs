@@ -6,9 +6,8 @@ use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::atomic::write_atomic;
 use crate::compare::{render_markdown, render_svg, render_text, Report, Theirs};
-use crate::export::out::{check_out, real_path};
+use crate::output::{self, Writes};
 use crate::table::Table;
 
 /// Output style of `compare`.
@@ -48,19 +47,21 @@ pub struct CompareArgs {
     /// behind. `-` writes the picture to stdout instead of the text.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Count every proof the store records as proven, also those only claimed (not checked
+    /// here: no certificate checked, exhaustive search not run here nor audited).
+    #[arg(long)]
+    count_claimed: bool,
 }
 
 /// Runs `compare`.
 pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let from = super::stores::for_reading(args.store.as_deref());
-    // Through symlinks, as export --out: the picture replaces the file a link names.
-    let svg = args
-        .svg
-        .as_ref()
-        .filter(|p| p.as_os_str() != "-")
-        .map(|p| real_path(p));
-    if let Some(path) = &svg {
-        check_out(path, &from.guarded_path())?;
+    // The output guard, before the work and again as it is written: never the store it reads,
+    // never another store or packed table; through symlinks.
+    let guarded = from.guarded_path();
+    let svg = args.svg.as_ref().filter(|p| p.as_os_str() != "-");
+    if let Some(path) = svg {
+        output::check(path, Writes::Other, &[&guarded])?;
     }
     if from.missing() && !args.allow_missing {
         anyhow::bail!(
@@ -68,7 +69,7 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
             from.name()
         );
     }
-    let store = from.load()?;
+    let store = super::stores::load_counting(&from, args.count_claimed)?;
     let theirs = if args.against == "published" {
         Theirs::published()
     } else {
@@ -89,9 +90,14 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         (Style::Text, _) => render_text(&report),
         (Style::Markdown, _) => render_markdown(&report),
     };
-    if let Some(path) = &svg {
-        write_atomic(path, render_svg(&report).as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(path) = svg {
+        output::write(
+            path,
+            render_svg(&report).as_bytes(),
+            Writes::Other,
+            &[&guarded],
+        )
+        .with_context(|| format!("cannot write {}", path.display()))?;
         crate::say!("magichunt: drew both boards into {}", path.display());
     }
     use std::io::Write as _;

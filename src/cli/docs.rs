@@ -9,6 +9,7 @@ use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
 use super::{Opts, Outcome};
+use crate::output::{self, Writes};
 
 /// Arguments of `completions`.
 #[derive(Debug, Args)]
@@ -35,6 +36,20 @@ pub(super) fn completions(args: &CompletionsArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// Writes the page of `cmd` and of each of its visible subcommands into `dir`.
+fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> anyhow::Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        write_pages(sub, dir)?;
+    }
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut text = Vec::new();
+    man.render(&mut text)?;
+    let path = dir.join(man.get_filename());
+    output::write(&path, &text, Writes::Other, &[])
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
 /// Runs `man`: the page on stdout, or every page into `--dir`.
 pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
     let cmd = Opts::command();
@@ -42,8 +57,11 @@ pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
-            clap_mangen::generate_to(cmd, dir)
-                .with_context(|| format!("cannot write the pages into {}", dir.display()))?;
+            // One page per command (as clap_mangen::generate_to names them), each through the
+            // output guard: a page name that is a link to a store does not replace the store.
+            let mut cmd = cmd.disable_help_subcommand(true);
+            cmd.build();
+            write_pages(&cmd, dir)?;
             crate::say!("manual pages written to {}", dir.display());
         }
         None => {

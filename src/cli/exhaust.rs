@@ -9,6 +9,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::{piece_arg, square_arg, Outcome};
+use crate::exhaust::residue::{Residue, Search};
 use crate::exhaust::run::{run_part, Ending, PartState, Progress, RunConfig};
 use crate::exhaust::shard::{Cursor, Shard};
 use crate::exhaust::{Best, Plan, Tally};
@@ -144,12 +145,26 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         Some(x) => Plan::new(target, bits).with_task_bits(x.task_bits),
         None => Plan::new(target, bits),
     };
-    let part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
-    if part.as_ref().is_some_and(|p| p.done) {
-        println!("part {shard} of {target} at {bits} bits is already done");
-        return Ok(Outcome::Success);
+    let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
+    if let Some(p) = part.as_ref().filter(|p| p.done) {
+        if !args.recheck {
+            let note = if p.residue.is_none() {
+                " (without a residue: written before parts carried evidence, so only claimed; --recheck searches it again to give it one)"
+            } else {
+                ""
+            };
+            println!("part {shard} of {target} at {bits} bits is already done{note}");
+            return Ok(Outcome::Success);
+        }
+        // --recheck: search the part again from its start; the record is replaced when done.
+        part = None;
     }
-    let mut state = resume(target, &plan, part.as_ref())?;
+    let mut state = resume(target, &plan, shard, part.as_ref())?;
+    if state.residue.is_none() {
+        crate::say!(
+            "note: part {shard} was begun by a build that kept no residue: it resumes, but finishes without evidence (claimed, not counted); --recheck searches it again from the start"
+        );
+    }
     // Names this run in the entry it may store (the run that finished the part).
     let run = format!("{}-exhaust-{}of{}", now_rfc3339(), shard.index, shard.count);
     let stop = Stop::new();
@@ -170,6 +185,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         threads,
         time_limit: args.time,
         report: crate::exhaust::run::REPORT,
+        until: None,
     };
     let tty = std::io::stderr().is_terminal();
     let every = if tty {
@@ -214,6 +230,18 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         store.settle_exhaust(&name)?;
     }
     store.save(path)?;
+    if finished && start_done == 0 && state.residue.is_some() {
+        // Searched in full by this process, residue and all: its evidence is checked here.
+        // (A part resumed from a checkpoint is not: its earlier blocks came from the file.)
+        let x = store
+            .exhaust(target, bits, shard.count)
+            .expect("just recorded");
+        if let Some(part) = x.parts.get(&shard.index) {
+            let mut cache = crate::trust::Cache::open();
+            cache.add_run_here(&crate::trust::part_key(x, part));
+            cache.save();
+        }
+    }
     if let Some(p) = last {
         let secs = p.elapsed.as_secs_f64().max(1e-9);
         crate::say!(
@@ -272,9 +300,18 @@ pub(super) fn removed_note(lock: &StoreLock) {
 }
 
 /// The part's state from its stored record.
-fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Result<PartState> {
+fn resume(
+    target: Target,
+    plan: &Plan,
+    shard: Shard,
+    part: Option<&PartWire>,
+) -> anyhow::Result<PartState> {
+    let search = Search::of(target, plan, shard);
     let Some(p) = part else {
-        return Ok(PartState::default());
+        return Ok(PartState {
+            residue: Some(Residue::new(search, plan.tasks())),
+            ..PartState::default()
+        });
     };
     let done = match &p.cursor {
         None => 0,
@@ -289,6 +326,14 @@ fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Resul
             c.done
         }
     };
+    if done == 0 {
+        // Nothing credited yet: start the part afresh, with a residue.
+        return Ok(PartState {
+            seconds: p.seconds,
+            residue: Some(Residue::new(search, plan.tasks())),
+            ..PartState::default()
+        });
+    }
     let best = match &p.best {
         None => None,
         Some(text) => {
@@ -299,6 +344,18 @@ fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Resul
             })
         }
     };
+    let residue = match &p.residue {
+        Some(w) => {
+            let r = Residue::from_wire(w, search, plan.tasks())
+                .map_err(|e| anyhow::anyhow!("part {shard}: {e}"))?;
+            anyhow::ensure!(
+                r.fits(done),
+                "part {shard}: its residue does not fit its cursor ({done} subtrees done): a corrupt or hand-edited store?"
+            );
+            Some(r)
+        }
+        None => None,
+    };
     Ok(PartState {
         done,
         tally: Tally {
@@ -307,6 +364,7 @@ fn resume(target: Target, plan: &Plan, part: Option<&PartWire>) -> anyhow::Resul
             best,
         },
         seconds: p.seconds,
+        residue,
     })
 }
 
@@ -343,6 +401,7 @@ fn record(
             nodes: st.tally.nodes,
             seconds: (st.seconds * 1000.0).round() / 1000.0,
             best: st.tally.best.map(|b| format_magic(b.magic)),
+            residue: st.residue.as_ref().map(Residue::to_wire),
             extra,
         },
     );

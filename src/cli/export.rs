@@ -8,10 +8,9 @@ use clap::Args;
 
 use super::stores::Reading;
 use super::{formula_arg, Outcome};
-use crate::atomic::write_atomic;
-use crate::export::out::{check_out, real_path};
 use crate::export::{render, Format, Layout, Options, Prefix, Source, Tables};
 use crate::layout::PackedTable;
+use crate::output::{self, Writes};
 use crate::question::Formula;
 use crate::store::Store;
 use crate::table::Table;
@@ -50,6 +49,10 @@ pub struct ExportArgs {
     /// checked as a whole first (every subset of every square in the shared array).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["store", "allow_missing", "formula", "tight"])]
     packed: Option<PathBuf>,
+    /// Count every proof the store records as proven in the header, also those only claimed
+    /// (not checked here).
+    #[arg(long, conflicts_with = "packed")]
+    count_claimed: bool,
     /// Rust and C: add the table fill by ray walk and rook_attacks / bishop_attacks.
     #[arg(long)]
     with_lookup: bool,
@@ -66,19 +69,17 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         Some(_) => None,
         None => Some(super::stores::for_reading(args.store.as_deref())),
     };
-    // Through symlinks: the export replaces the file a link names, and the link stays.
-    let out = args
-        .out
-        .as_ref()
-        .filter(|p| p.as_os_str() != "-")
-        .map(|p| real_path(p));
-    if let Some(path) = &out {
-        let guarded = match (&args.packed, &from) {
-            (Some(p), _) => p.clone(),
-            (None, Some(f)) => f.guarded_path(),
-            (None, None) => unreachable!("a store is read when no packed table is"),
-        };
-        check_out(path, &guarded)?;
+    // Checked before the work, and again as it is written (the output guard): never the
+    // store or packed table it comes from (for the built-in table, the user's store it stands
+    // in for), never another store or packed table.
+    let source_path = match (&args.packed, &from) {
+        (Some(p), _) => p.clone(),
+        (None, Some(f)) => f.guarded_path(),
+        (None, None) => unreachable!("a store is read when no packed table is"),
+    };
+    let out = args.out.as_ref().filter(|p| p.as_os_str() != "-");
+    if let Some(path) = out {
+        output::check(path, Writes::Other, &[&source_path])?;
     }
     let layout = match (args.layout, args.tight) {
         (Some(l), _) => l,
@@ -108,7 +109,8 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     };
     let text = render(args.format, &tables, &source, &options);
     match &out {
-        Some(path) => write_atomic(path, text.as_bytes())
+        Some(path) => output::write(path, text.as_bytes(), Writes::Other, &[&source_path])
+            .map(|_| ())
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
@@ -137,7 +139,7 @@ fn store_tables(
             from.name()
         );
     }
-    let store = from.load()?;
+    let store = super::stores::load_counting(from, args.count_claimed)?;
     if missing {
         crate::say!(
             "{}: no such store; every square is filled at popcount bits (--allow-missing)",

@@ -1,14 +1,17 @@
-//! `magichunt merge`: unite stores from several machines into one.
+//! `magichunt merge`: unite stores from several machines into one, letting in only records
+//! that hold up (see [`crate::trust::admit`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
 
 use super::Outcome;
 use crate::lock::{real_path, StoreLock};
+use crate::prove::certificate::{named, store_dir};
 use crate::prove::{certificate_dir, copy_certificates};
 use crate::store::Store;
+use crate::trust::{self, Cache};
 
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
@@ -20,6 +23,11 @@ pub struct MergeArgs {
     /// not is merged in first, never overwritten).
     #[arg(long)]
     out: PathBuf,
+    /// Let in finished exhaustive parts without a residue and proofs without evidence (from
+    /// stores written before evidence): they are kept as claims, shown as such and never
+    /// counted. Records whose evidence is there but wrong are refused all the same.
+    #[arg(long)]
+    accept_claimed: bool,
 }
 
 /// Runs `merge`.
@@ -35,6 +43,9 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     let lock = StoreLock::acquire(&args.out)?;
     super::exhaust::removed_note(&lock);
     let out = lock.store();
+    // A packed table (or anything else a store may not replace) is refused before any input
+    // is read or checked, with one line.
+    crate::output::check(&args.out, crate::output::Writes::Store, &[])?;
     let mut inputs = Vec::new();
     for path in &args.inputs {
         let real = real_path(path).with_context(|| format!("cannot merge {}", path.display()))?;
@@ -47,21 +58,25 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     if out_too {
         inputs.insert(0, (args.out.clone(), out.to_path_buf()));
     }
+    let mut cache = Cache::open();
     let mut stores = Vec::new();
     for (path, real) in &inputs {
         anyhow::ensure!(real.is_file(), "no such store: {}", path.display());
         let name = path.display().to_string();
         let store = Store::load(real).with_context(|| format!("cannot merge {name}"))?;
-        // The merged store must find every certificate it names beside it.
-        let copied =
-            copy_certificates(&store, real, out).with_context(|| format!("cannot merge {name}"))?;
-        if copied > 0 {
-            crate::say!(
-                "{name}: copied {copied} certificates to {}",
-                certificate_dir(out).display()
-            );
+        // What the --out store already holds is its own; every other store's records must
+        // hold up before they enter it.
+        if real != out {
+            trust::admit(
+                &store,
+                &name,
+                store_dir(real),
+                &mut cache,
+                args.accept_claimed,
+            )?;
+            certificates_fit(&store, &name, real, out, &mut cache)?;
         }
-        stores.push((store, name));
+        stores.push((store, name, real.clone()));
     }
     if out_too {
         crate::say!(
@@ -70,16 +85,28 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         );
     }
     let mut merged: Option<(Store, String)> = None;
-    for (store, name) in stores {
+    for (store, name, _) in &stores {
         merged = Some(match merged {
-            None => (store, name),
+            None => (store.clone(), name.clone()),
             Some((mut acc, acc_name)) => {
-                acc.merge(store, &acc_name, &name)?;
+                acc.merge(store.clone(), &acc_name, name)?;
                 (acc, format!("{acc_name} + {name}"))
             }
         });
     }
     let (store, _) = merged.context("no input store")?;
+    // Nothing is written before every input was let in and the merge holds together.
+    for (input, name, real) in &stores {
+        // The merged store must find every certificate it names beside it.
+        let copied =
+            copy_certificates(input, real, out).with_context(|| format!("cannot merge {name}"))?;
+        if copied > 0 {
+            crate::say!(
+                "{name}: copied {copied} certificates to {}",
+                certificate_dir(out).display()
+            );
+        }
+    }
     store.save(out)?;
     let parts: Vec<String> = store
         .exhausts()
@@ -103,4 +130,35 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         println!("  {line}");
     }
     Ok(Outcome::Success)
+}
+
+/// Checks that every certificate `store` (read from `from`) names will be the right one
+/// beside `to`: either it is not there yet (it is copied, and it checked where it is), or the
+/// file there is the same, or it checks too. A different file that does not check would give
+/// the merged store a proof whose certificate fails.
+fn certificates_fit(
+    store: &Store,
+    name: &str,
+    from: &Path,
+    to: &Path,
+    cache: &mut Cache,
+) -> anyhow::Result<()> {
+    let (src_dir, dst_dir) = (store_dir(from), store_dir(to));
+    for n in named(store) {
+        let (src, dst) = (src_dir.join(&n.certificate), dst_dir.join(&n.certificate));
+        if !dst.exists() {
+            continue;
+        }
+        let same = cache.file_sha256(&src).ok() == cache.file_sha256(&dst).ok();
+        if !same {
+            trust::check_named(&n, dst_dir, cache).map_err(|why| {
+                anyhow::anyhow!(
+                    "cannot merge {name}: {} already holds another certificate for {}, and it fails: {why}",
+                    dst.display(),
+                    n.question
+                )
+            })?;
+        }
+    }
+    Ok(())
 }

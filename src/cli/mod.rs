@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file with its raw arguments (clap) and a validated config
 //! that the library core sees; the core never sees clap.
 
+mod audit;
 mod bench;
 mod compare;
 mod docs;
@@ -51,8 +52,12 @@ pub enum Command {
     Exhaust(exhaust::ExhaustArgs),
     /// Settle whether a magic exists: SAT with a checked certificate, or exhaustive search.
     Prove(prove::ProveArgs),
-    /// Merge stores: best entry per square, proofs and exhaustive parts combined.
+    /// Merge stores: best entry per square, proofs and exhaustive parts combined; only
+    /// records whose evidence holds get in.
     Merge(merge::MergeArgs),
+    /// Check the evidence of a store's proofs here: every certificate, and a random sample
+    /// of blocks of every exhaustive search re-run against its residue.
+    Audit(audit::AuditArgs),
     /// Pack the store's magics into one shared array (the packed layout) and write it as a
     /// packed table; optionally hunt magics that fit its holes.
     Pack(pack::PackArgs),
@@ -102,6 +107,7 @@ pub fn run(opts: Opts) -> anyhow::Result<Outcome> {
         Command::Exhaust(args) => exhaust::run(args),
         Command::Prove(args) => prove::run(args),
         Command::Merge(args) => merge::run(&args),
+        Command::Audit(args) => audit::run(&args),
         Command::Pack(args) => pack::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Completions(args) => docs::completions(&args),

@@ -14,11 +14,11 @@ use clap::Args;
 use serde_json::json;
 
 use super::{formula_arg, Outcome};
-use crate::atomic::write_atomic;
 use crate::interrupt::{self, Stop};
 use crate::layout::pack::{complete, pack_choosing, PackOptions, Packing};
 use crate::layout::refit::{refit, RefitOptions};
 use crate::layout::{per_square_size, Fill, Layout, PackedEntry, PackedTable, Pattern};
+use crate::output::{self, Writes};
 use crate::pool::Pool;
 use crate::question::Formula;
 use crate::size::kib;
@@ -116,6 +116,11 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
+    // The packed table may replace an earlier packed table (the one it resumes, say), never
+    // a store: checked before the work, and again at every write.
+    if args.out.as_os_str() != "-" {
+        output::check(&args.out, Writes::PackedTable, &[])?;
+    }
     let mut src = source(args)?;
     let pool_note = match &args.pool {
         Some(path) => Some(add_pool(&mut src, path, args.choices, args.gap)?),
@@ -419,11 +424,13 @@ fn command_line() -> String {
     words.join(" ")
 }
 
+/// Writes the table to `out` (`-`: stdout) through the output guard: it may replace a packed
+/// table, never a store.
 fn write(out: &Path, text: &str) -> anyhow::Result<()> {
     if out.as_os_str() == "-" {
         std::io::stdout().lock().write_all(text.as_bytes())?;
     } else {
-        write_atomic(out, text.as_bytes())
+        output::write(out, text.as_bytes(), Writes::PackedTable, &[])
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(())

@@ -11,11 +11,11 @@ use clap::{Args, ValueEnum};
 use super::exhaust::{duration_arg, exhaust_args, shard_arg};
 use super::stores::Reading;
 use super::{piece_arg, square_arg, Outcome};
-use crate::atomic::write_atomic;
 use crate::exhaust::shard::Shard;
 use crate::interrupt::{install, Stop};
 use crate::lock::StoreLock;
 use crate::magic::format_magic;
+use crate::output::{self, Writes};
 use crate::piece::{Piece, Target};
 use crate::prove::cnf::ENCODING;
 use crate::prove::lrat::CHECKER;
@@ -120,7 +120,11 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     let shard = args.shard;
     let part_cube = cube(q, shard)?;
     if let Some(path) = &args.emit_cnf {
-        return emit_cnf(q, shard, path);
+        // Never onto the store this command would read or write.
+        let guarded = (args.store.clone())
+            .or_else(super::stores::default_store)
+            .unwrap_or_default();
+        return emit_cnf(q, shard, path, &guarded);
     }
     if args.check_certificates {
         return match super::stores::for_reading(args.store.as_deref()) {
@@ -368,15 +372,21 @@ fn list_campaign(from: &Reading) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// `--emit-cnf`: the DIMACS of part `shard` of `q`.
-fn emit_cnf(q: Question, shard: Shard, path: &Path) -> anyhow::Result<Outcome> {
+/// `--emit-cnf`: the DIMACS of part `shard` of `q` (never over `store`, nor any store or
+/// packed table: checked before the work and again as it is written).
+fn emit_cnf(q: Question, shard: Shard, path: &Path, store: &Path) -> anyhow::Result<Outcome> {
+    let to_file = path.as_os_str() != "-";
+    if to_file {
+        output::check(path, Writes::Other, &[store])?;
+    }
     let cnf = cnf_of(q, cube(q, shard)?);
     let mut text = Vec::new();
     cnf.write_dimacs(&mut text)?;
-    if path.as_os_str() == "-" {
-        std::io::stdout().lock().write_all(&text)?;
+    if to_file {
+        output::write(path, &text, Writes::Other, &[store])
+            .with_context(|| format!("cannot write {}", path.display()))?;
     } else {
-        write_atomic(path, &text).with_context(|| format!("cannot write {}", path.display()))?;
+        std::io::stdout().lock().write_all(&text)?;
     }
     crate::say!(
         "{q}, part {shard}: {} variables, {} clauses, sha256 {} ({ENCODING})",

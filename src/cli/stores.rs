@@ -214,7 +214,7 @@ pub fn for_writing(store: &Path) -> anyhow::Result<()> {
     if in_checkout() {
         let bytes =
             std::fs::read(SHIPPED_STORE).with_context(|| format!("reading {SHIPPED_STORE}"))?;
-        crate::atomic::write_atomic(store, &bytes)
+        crate::output::write(store, &bytes, crate::output::Writes::Store, &[])
             .with_context(|| format!("starting {shown} from {SHIPPED_STORE}"))?;
         let git = if store == Path::new(DEFAULT_STORE) {
             "; git does not track it"
@@ -230,13 +230,41 @@ pub fn for_writing(store: &Path) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the folder of {shown}"))?;
     }
-    crate::atomic::write_atomic(store, crate::shipped::store().to_json().as_bytes())
+    let json = crate::shipped::store().to_json();
+    crate::output::write(store, json.as_bytes(), crate::output::Writes::Store, &[])
         .with_context(|| format!("starting {shown} from the built-in table"))?;
     crate::say!(
         "magichunt: started {shown} from the table built into magichunt {} (your runs go there)",
         env!("CARGO_PKG_VERSION")
     );
     Ok(())
+}
+
+/// Loads the store a counting command (`compare`, `export`) reads: a store file's proofs
+/// have their evidence checked ([`crate::trust::vet`], with the user's cache), each failing
+/// check said on stderr; the built-in table's proofs are not checked here (its certificates
+/// are not built in), so they count as claimed. The count takes checked proofs only, or
+/// every recorded proof with `count_claimed`. A missing file is an empty store.
+///
+/// # Errors
+/// When the store cannot be loaded.
+pub fn load_counting(from: &Reading, count_claimed: bool) -> anyhow::Result<Cow<'static, Store>> {
+    let mut store = from.load()?;
+    if let Reading::File(path) = from {
+        if path.exists() {
+            let mut cache = crate::trust::Cache::open();
+            for p in crate::trust::vet_file(store.to_mut(), path, &mut cache).problems {
+                crate::say!(
+                    "magichunt: {}: a proof does not hold, so it is not counted: {p}",
+                    path.display()
+                );
+            }
+        }
+    }
+    if count_claimed {
+        store.to_mut().set_counting(crate::store::Counting::Claimed);
+    }
+    Ok(store)
 }
 
 #[cfg(test)]

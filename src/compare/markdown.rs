@@ -79,7 +79,12 @@ pub fn render(report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "### Bits per square\n\nEach cell is `ours/theirs mark`: + ahead, = level, - behind, \\* proven optimal, ? missing from ours; . no magic.\n"
+        "### Bits per square\n\nEach cell is `ours/theirs mark`: + ahead, = level, - behind, \\* proven optimal, ? missing from ours; . no magic.{}\n",
+        if report.claimed() > 0 {
+            " ~ optimal by a proof that is only claimed (recorded, not checked here)."
+        } else {
+            ""
+        }
     );
     for piece in Piece::ALL {
         board(&mut out, report, piece);
@@ -96,6 +101,22 @@ pub fn render(report: &Report) -> String {
         report.count(Standing::Missing),
         report.optimal()
     );
+    let note = super::counting_note(report);
+    if !note.is_empty() {
+        let _ = writeln!(out, "Proven optimal{note}.\n");
+    }
+    if !report.proofs.is_empty() {
+        let checked = report.proofs.iter().filter(|(_, p)| p.is_checked()).count();
+        let _ = writeln!(
+            out,
+            "Proofs of none in the store: {checked} checked here, {} only claimed.\n\n| question | provenance |\n|---|---|",
+            report.proofs.len() - checked
+        );
+        for (q, p) in &report.proofs {
+            let _ = writeln!(out, "| {q} | {} |", cell(&p.describe()));
+        }
+        out.push('\n');
+    }
     out.push_str("| fancy tables | squares | at 2^bits | tight (max_index + 1) |\n");
     out.push_str("|---|---|---|---|\n");
     for (name, t) in [

@@ -29,10 +29,11 @@ use std::collections::BTreeMap;
 use crate::layout::{Fill, PackedTable};
 use crate::piece::{Piece, Target};
 use crate::published;
+use crate::question::Question;
 use crate::size::kib;
 use crate::square::Square;
-use crate::store::{proven_optimal, Store};
-use crate::table::{Entry, Table};
+use crate::store::{optimal_if_claims_hold, proven_optimal, Counting, Store};
+use crate::table::{Entry, Provenance, Table};
 
 pub use layouts::{layout_rows, usage_rows, LayoutRow, UsageRow};
 pub use markdown::render as render_markdown;
@@ -113,9 +114,13 @@ pub struct Row {
     pub theirs: Option<(Entry, String)>,
     /// How we stand.
     pub standing: Standing,
-    /// Our bits are proven optimal: one above a proof of none (ours or published), or at
-    /// the square's lower bound `ceil(log2(distinct attack sets))`.
+    /// Our bits are proven optimal: one above a proof of none (ours counted by the store's
+    /// [`Counting`], or published), or at the square's lower bound
+    /// `ceil(log2(distinct attack sets))`.
     pub optimal: bool,
+    /// Our bits would be proven optimal by a proof the store records but that is not
+    /// counted: only claimed, not checked here.
+    pub claimed: bool,
 }
 
 /// What a square shows, in the grids of the text and Markdown output and in the picture:
@@ -124,6 +129,9 @@ pub struct Row {
 pub enum Status {
     /// Our bits are proven optimal (whatever theirs are).
     Optimal,
+    /// Our bits would be proven optimal by a proof the store records but this build did not
+    /// check: only claimed, not counted.
+    Claimed,
     /// Fewer bits than theirs (or they have none), not proven optimal.
     Ahead,
     /// Their bits, not proven optimal: open.
@@ -136,20 +144,22 @@ pub enum Status {
 
 impl Status {
     /// Every status, in the order of the legends.
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 6] = [
         Status::Optimal,
+        Status::Claimed,
         Status::Ahead,
         Status::Level,
         Status::Behind,
         Status::Missing,
     ];
 
-    /// The mark of the grids: `*` proven optimal, `+` ahead, `=` level, `-` behind,
-    /// `?` missing.
+    /// The mark of the grids: `*` proven optimal, `~` optimal by a proof only claimed, `+`
+    /// ahead, `=` level, `-` behind, `?` missing.
     #[must_use]
     pub const fn mark(self) -> char {
         match self {
             Status::Optimal => '*',
+            Status::Claimed => '~',
             Status::Ahead => '+',
             Status::Level => '=',
             Status::Behind => '-',
@@ -165,6 +175,7 @@ impl Row {
         match self.standing {
             Standing::Missing => Status::Missing,
             _ if self.optimal => Status::Optimal,
+            _ if self.claimed => Status::Claimed,
             Standing::Ahead => Status::Ahead,
             Standing::Level => Status::Level,
             Standing::Behind => Status::Behind,
@@ -234,6 +245,10 @@ pub struct Report {
     /// Slots used, spans and shared arrays of our tables, the published packed ones and the
     /// floor.
     pub usage: Vec<UsageRow>,
+    /// The store's own proofs of none, each with what this build checked of it.
+    pub proofs: Vec<(Question, Provenance)>,
+    /// Which proofs the count of proven squares takes.
+    pub counting: Counting,
 }
 
 impl Report {
@@ -268,12 +283,17 @@ impl Report {
                 let optimal = mine
                     .as_ref()
                     .is_some_and(|m| proven_optimal(ours, target, m.bits));
+                let claimed = !optimal
+                    && mine
+                        .as_ref()
+                        .is_some_and(|m| optimal_if_claims_hold(ours, target, m.bits));
                 Row {
                     target,
                     ours: mine,
                     theirs: other,
                     standing,
                     optimal,
+                    claimed,
                 }
             })
             .collect();
@@ -284,6 +304,11 @@ impl Report {
             rows,
             layouts: layout_rows(ours, packed),
             usage: usage_rows(ours, packed),
+            proofs: ours
+                .proofs()
+                .map(|p| (p.question(), ours.provenance(p)))
+                .collect(),
+            counting: ours.counting(),
         }
     }
 
@@ -316,6 +341,12 @@ impl Report {
     #[must_use]
     pub fn optimal(&self) -> usize {
         self.rows.iter().filter(|r| r.optimal).count()
+    }
+
+    /// Squares whose bits only a claimed proof (not checked here) would make optimal.
+    #[must_use]
+    pub fn claimed(&self) -> usize {
+        self.rows.iter().filter(|r| r.claimed).count()
     }
 
     /// Our totals (over the squares we have).
@@ -361,6 +392,22 @@ impl Report {
         } else {
             format!("Ahead of {}", self.theirs_name)
         }
+    }
+}
+
+/// What the count of proven squares took, for the summaries: empty when it counts checked
+/// proofs and nothing is only claimed.
+fn counting_note(report: &Report) -> String {
+    match report.counting {
+        Counting::Claimed => {
+            " (counting every proof the store records, checked here or only claimed: --count-claimed)"
+                .into()
+        }
+        Counting::Checked if report.claimed() > 0 => format!(
+            " (checked here or published); {} more by proofs only claimed (`magichunt audit` checks them; --count-claimed counts them)",
+            report.claimed()
+        ),
+        Counting::Checked => String::new(),
     }
 }
 

@@ -29,6 +29,7 @@ const HEIGHT: u32 = LEGEND_Y + 150;
 const fn fill(status: Status) -> (&'static str, &'static str) {
     match status {
         Status::Optimal => ("#cfeac8", "#b2dcab"),
+        Status::Claimed => ("#e4f0d0", "#d2e6b6"),
         Status::Ahead => ("#cfe2f5", "#aecdec"),
         Status::Level => ("#fdebb3", "#f8da85"),
         Status::Behind => ("#f9c9b8", "#f3a58b"),
@@ -40,6 +41,9 @@ const fn fill(status: Status) -> (&'static str, &'static str) {
 fn legend(status: Status, published: bool) -> &'static str {
     match (status, published) {
         (Status::Optimal, _) => "proven optimal: no magic with fewer bits exists",
+        (Status::Claimed, _) => {
+            "optimal by a proof only claimed: not checked here (magichunt audit)"
+        }
         (Status::Ahead, true) => "ahead of the records: a new record, not proven optimal",
         (Status::Ahead, false) => "ahead of theirs, not proven optimal",
         (Status::Level, true) => "open: at the record, fewer bits neither found nor ruled out",

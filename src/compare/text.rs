@@ -102,15 +102,22 @@ pub fn render(report: &Report) -> String {
         "\nmarks: + ahead, = level, - behind, * proven optimal (one above a proof of none, or at\n\
          the lower bound), ? missing from ours; . no magic\n",
     );
+    if report.claimed() > 0 {
+        out.push_str(
+            "       ~ optimal by a proof that is only claimed: recorded, not checked here\n",
+        );
+    }
     let _ = writeln!(
         out,
-        "\nsummary: {} ahead, {} level, {} behind, {} missing; {} proven optimal",
+        "\nsummary: {} ahead, {} level, {} behind, {} missing; {} proven optimal{}",
         report.count(Standing::Ahead),
         report.count(Standing::Level),
         report.count(Standing::Behind),
         report.count(Standing::Missing),
-        report.optimal()
+        report.optimal(),
+        super::counting_note(report)
     );
+    out.push_str(&proofs(report));
     let (o, t) = (report.ours_totals(), report.theirs_totals());
     let _ = writeln!(
         out,
@@ -148,6 +155,25 @@ pub fn render(report: &Report) -> String {
                 );
             }
         }
+    }
+    out
+}
+
+/// The store's own proofs with their provenance, when it has any.
+fn proofs(report: &Report) -> String {
+    let mut out = String::new();
+    if report.proofs.is_empty() {
+        return out;
+    }
+    let checked = report.proofs.iter().filter(|(_, p)| p.is_checked()).count();
+    let _ = writeln!(
+        out,
+        "\nproofs of none in {}: {checked} checked here, {} only claimed",
+        report.ours_name,
+        report.proofs.len() - checked
+    );
+    for (q, p) in &report.proofs {
+        let _ = writeln!(out, "  {q}: {}", p.describe());
     }
     out
 }

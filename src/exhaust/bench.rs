@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::residue::{Residue, Search};
 use super::run::{run_part, PartState, RunConfig, REPORT};
 use super::shard::Shard;
 use super::{search_all, Plan, Tally};
@@ -147,8 +148,14 @@ pub fn enumerate_threaded(case: &Case, threads: usize) -> Result<(Tally, f64), s
         threads,
         time_limit: None,
         report: REPORT,
+        until: None,
     };
-    let mut state = PartState::default();
+    // With its residue, as `exhaust` runs a part.
+    let search = Search::of(case.target(), &plan, Shard::WHOLE);
+    let mut state = PartState {
+        residue: Some(Residue::new(search, plan.tasks())),
+        ..PartState::default()
+    };
     let start = Instant::now();
     run_part(
         &plan,

@@ -16,6 +16,7 @@
 
 pub mod bench;
 mod bits;
+pub mod residue;
 mod ring;
 pub mod run;
 pub mod shard;
@@ -156,6 +157,16 @@ impl Plan {
     #[must_use]
     pub fn tasks(&self) -> u64 {
         1 << self.task_bits
+    }
+
+    /// Partial magics every task counts at the first level alone: one per value of that
+    /// level's bits above the task bits. A finished search of `n` tasks tested at least `n`
+    /// times this many.
+    #[must_use]
+    pub fn first_level_nodes(&self) -> u64 {
+        let l = &self.levels[0];
+        let from = l.lo.max(self.task_bits).min(l.hi);
+        1 << (l.hi - from)
     }
 }
 

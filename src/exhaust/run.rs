@@ -6,12 +6,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::residue::{Residue, TaskResult};
 use super::shard::Shard;
 use super::{Plan, Searcher, Tally};
 use crate::interrupt::Stop;
 
 /// The progress of one part: what a checkpoint saves.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PartState {
     /// Tasks of the part searched, in order.
     pub done: u64,
@@ -19,6 +20,9 @@ pub struct PartState {
     pub tally: Tally,
     /// Thread-seconds of work.
     pub seconds: f64,
+    /// The residue of the tasks searched, when the part keeps one (a part begun by a build
+    /// without residues has none, and cannot start one halfway).
+    pub residue: Option<Residue>,
 }
 
 /// How a run of a part ended.
@@ -55,6 +59,9 @@ pub struct RunConfig {
     /// How often the caller hears of the progress ([`REPORT`] unless a test wants every
     /// chunk).
     pub report: Duration,
+    /// Stop once the part's tasks before this position are searched (an audit re-runs one
+    /// block); the whole part when unset.
+    pub until: Option<u64>,
 }
 
 /// Tasks a worker takes at once, at most: a chunk stays short enough that a stop loses little.
@@ -78,6 +85,8 @@ struct Chunk {
     done: u64,
     /// What the completely searched tasks gave.
     tally: Tally,
+    /// Each completely searched task's own tally, in order, for the residue.
+    results: Vec<TaskResult>,
 }
 
 /// Searches the tasks of `shard` from `state.done` on, updating `state` as tasks finish in
@@ -102,10 +111,11 @@ pub fn run_part(
 ) -> std::io::Result<Ending> {
     let threads = cfg.threads.max(1);
     let len = shard.len(plan.tasks());
+    let end = cfg.until.map_or(len, |u| u.min(len));
     let start = Instant::now();
     let deadline = cfg.time_limit.and_then(|d| start.checked_add(d));
     let halt = AtomicBool::new(false);
-    let next = AtomicU64::new(state.done.min(len));
+    let next = AtomicU64::new(state.done.min(end));
     let seen = AtomicU64::new(0);
     let mut tasks_run = 0;
     let (tx, rx) = mpsc::channel::<Chunk>();
@@ -116,27 +126,30 @@ pub fn run_part(
             let mut size = 1u64;
             while !halt.load(Ordering::Relaxed) {
                 let first = next.fetch_add(size, Ordering::Relaxed);
-                if first >= len {
+                if first >= end {
                     break;
                 }
-                let chunk_len = size.min(len - first);
+                let chunk_len = size.min(end - first);
                 let t0 = Instant::now();
                 let mut chunk = Chunk {
                     start: first,
                     len: chunk_len,
                     done: 0,
                     tally: Tally::default(),
+                    results: Vec::with_capacity(usize::try_from(chunk_len).unwrap_or(0)),
                 };
                 let mut nodes = 0;
                 for j in first..first + chunk_len {
                     if halt.load(Ordering::Relaxed) {
                         break;
                     }
-                    match searcher.run_task(shard.task_at(j, plan.tasks()), halt) {
+                    let task = shard.task_at(j, plan.tasks());
+                    match searcher.run_task(task, halt) {
                         Ok(t) => {
                             nodes += t.nodes;
                             chunk.tally.add(&t);
                             chunk.done += 1;
+                            chunk.results.push(TaskResult { task, tally: t });
                         }
                         Err(cut) => {
                             nodes += cut.nodes;
@@ -188,6 +201,11 @@ pub fn run_part(
                     break;
                 };
                 state.tally.add(&c.tally);
+                if let Some(r) = state.residue.as_mut() {
+                    for (j, x) in (state.done..).zip(&c.results) {
+                        r.push(j, x);
+                    }
+                }
                 state.done += c.done;
                 tasks_run += c.done;
                 blocked = c.done < c.len;
@@ -216,7 +234,7 @@ pub fn run_part(
             }
         }
         spawned.map(|()| {
-            if state.done >= len {
+            if state.done >= end {
                 Ending::Finished
             } else if stop.requested() {
                 Ending::Stopped
@@ -231,6 +249,7 @@ pub fn run_part(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exhaust::residue::Search;
     use crate::{Piece, Square, Target};
 
     #[test]
@@ -242,15 +261,22 @@ mod tests {
             threads: 2,
             time_limit: None,
             report: Duration::ZERO,
+            until: None,
         };
-        let mut whole = PartState::default();
+        let fresh = || PartState {
+            residue: Some(Residue::new(Search::of(t, &plan, shard), plan.tasks())),
+            ..PartState::default()
+        };
+        let mut whole = fresh();
         let end = run_part(&plan, shard, &mut whole, &cfg, &Stop::new(), |_, _| {}).unwrap();
         assert_eq!(end, Ending::Finished);
         assert_eq!(whole.done, shard.len(plan.tasks()));
         assert!(whole.tally.magics > 0);
 
+        let residue = whole.residue.clone().unwrap();
+        residue.check_finished(&plan, whole.tally.nodes).unwrap();
         // Stop three runs once they credited a task, then let the fourth finish.
-        let mut state = PartState::default();
+        let mut state = fresh();
         for _ in 0..3 {
             let stop = Stop::new();
             let before = state.done;
@@ -261,10 +287,15 @@ mod tests {
             });
             assert_eq!(end.unwrap(), Ending::Stopped);
             assert!(state.done > 0 && state.done < whole.done);
+            assert!(state.residue.as_ref().unwrap().fits(state.done));
         }
         let end = run_part(&plan, shard, &mut state, &cfg, &Stop::new(), |_, _| {});
         assert_eq!(end.unwrap(), Ending::Finished);
         assert_eq!(state.tally, whole.tally);
+        assert_eq!(
+            state.residue, whole.residue,
+            "a resumed part has the same residue"
+        );
     }
 
     #[test]
@@ -277,6 +308,7 @@ mod tests {
             threads: 2,
             time_limit: Some(Duration::from_millis(3)),
             report: REPORT,
+            until: None,
         };
         let mut state = PartState::default();
         let mut runs = 0;

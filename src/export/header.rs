@@ -5,7 +5,7 @@ use super::{slot_formula, Slot, Tables};
 use crate::layout::{Layout, PackedTable};
 use crate::piece::Piece;
 use crate::question::Formula;
-use crate::store::Store;
+use crate::store::{Counting, Store};
 
 /// What the header says about where the output came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,10 +78,22 @@ pub fn header_lines(layout: &Tables, source: &Source) -> Vec<String> {
         lines.push("Proven optimal: none of the 128 squares.".into());
     } else {
         lines.push(format!(
-            "Proven optimal, no magic with fewer bits exists (a proof of none one bit below, the store's or published, or the square's lower bound): {} of 128 squares (marked `proven optimal`):",
+            "Proven optimal, no magic with fewer bits exists (a proof of none one bit below, {}, or the square's lower bound): {} of 128 squares (marked `proven optimal`):",
+            match layout.counting {
+                Counting::Checked => "checked by the magichunt that wrote this file (certificate or exhaustive search) or published",
+                Counting::Claimed => "checked, published or only claimed by the store (--count-claimed)",
+            },
             proven.len()
         ));
         lines.extend(square_list(&proven));
+    }
+    let claimed: Vec<&Slot> = layout.claimed().collect();
+    if !claimed.is_empty() {
+        lines.push(format!(
+            "Claimed optimal, not counted: the store records a proof of none one bit below that the magichunt writing this file did not check (`magichunt audit` checks it): {} squares:",
+            claimed.len()
+        ));
+        lines.extend(square_list(&claimed));
     }
     let filled: Vec<&Slot> = layout.filled().collect();
     if filled.is_empty() {

@@ -10,7 +10,7 @@
 //! with a seed derived from the target, so the output depends on the store's content only.
 //!
 //! Text from the store reaches generated code only through [`comment_text`], and `--out`
-//! never replaces a store ([`out::check_out`]).
+//! never replaces a store ([`crate::output`]).
 //!
 //! ```
 //! use magichunt::export::{render, Format, Layout, Options, Source, Tables};
@@ -32,7 +32,6 @@ mod escape;
 mod header;
 mod json;
 mod names;
-pub mod out;
 mod rust;
 mod tables;
 
@@ -112,20 +111,6 @@ pub enum ExportError {
     /// Packing failed its own check, or a packed table cannot be exported as it is.
     #[error(transparent)]
     Layout(#[from] LayoutError),
-    /// `--out` names the store being exported.
-    #[error("refusing to write the export onto the store {0} itself; choose another --out")]
-    OutIsStore(std::path::PathBuf),
-    /// `--out` names an existing magichunt store or table (not an earlier JSON export).
-    #[error("refusing to overwrite {0}: it is a magichunt store (a table of entries, proofs or effort); choose another --out")]
-    OutIsTable(std::path::PathBuf),
-    /// `--out` exists but cannot be read, so it cannot be shown not to be a store.
-    #[error("refusing to overwrite {path}: cannot read it to check it is not a store ({source})")]
-    OutUnreadable {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
 }
 
 /// Options of a render.
@@ -156,6 +141,9 @@ fn slot_note(s: &Slot) -> String {
     }
     if s.proven {
         note.push_str(", proven optimal");
+    }
+    if s.claimed {
+        note.push_str(", optimal only by a claimed proof");
     }
     note
 }

@@ -13,7 +13,7 @@ use crate::piece::{Piece, Target};
 use crate::question::Formula;
 use crate::search::{fill_magic, fill_question, fill_seed};
 use crate::size::{kib, ENTRY_BYTES};
-use crate::store::{proven_optimal_with, Store};
+use crate::store::{optimal_if_claims_hold, proven_optimal_with, Counting, Store};
 use crate::table::wire::MethodWire;
 use crate::table::Entry;
 
@@ -34,8 +34,12 @@ pub struct Slot {
     /// True when the store lacked the square and the exporter found the magic.
     pub filled: bool,
     /// True when no magic with fewer bits exists ([`crate::store::proven_optimal`]: a
-    /// proof of none one bit below, the store's or published, or the lower bound).
+    /// proof of none one bit below, the store's (counted by its [`Counting`]) or published,
+    /// or the lower bound).
     pub proven: bool,
+    /// True when only a proof the store records but this build did not check (claimed, not
+    /// counted) would make the bits optimal.
+    pub claimed: bool,
 }
 
 /// The tables of both pieces laid out in one [`Layout`]: 64 slots each, a1..h8. Fancy and
@@ -53,6 +57,8 @@ pub struct Tables {
     pub bishop: Vec<Slot>,
     /// The shared array of the packed layout (`None` otherwise).
     pub packed: Option<Packed>,
+    /// Which proofs the proven squares count (the store's [`Counting`]).
+    pub counting: Counting,
 }
 
 /// The shared array of a packed export.
@@ -105,6 +111,7 @@ impl Tables {
             rook: Vec::with_capacity(64),
             bishop: Vec::with_capacity(64),
             packed: None,
+            counting: store.counting(),
         };
         if layout == Layout::Packed {
             let list: Vec<Entry> = entries.iter().map(|e| e.0.clone()).collect();
@@ -164,6 +171,7 @@ impl Tables {
             rook: Vec::with_capacity(64),
             bishop: Vec::with_capacity(64),
             packed: Some(Packed { fill, how }),
+            counting: store.counting(),
         };
         for t in Target::all() {
             let p = table
@@ -190,6 +198,9 @@ impl Tables {
             Layout::Tight | Layout::Packed => entry.max_index + 1,
         };
         let proven = proven_optimal_with(store, target, entry.bits, entry.formula);
+        let claimed = !proven
+            && entry.formula == Formula::Plain
+            && optimal_if_claims_hold(store, target, entry.bits);
         let slot = Slot {
             mask: relevant_mask(target.piece, target.square).0,
             shift: 64 - entry.bits,
@@ -197,6 +208,7 @@ impl Tables {
             len,
             filled,
             proven,
+            claimed,
             entry,
         };
         match target.piece {
@@ -242,6 +254,11 @@ impl Tables {
     /// The squares whose bits are proven optimal.
     pub fn proven(&self) -> impl Iterator<Item = &Slot> {
         self.rook.iter().chain(&self.bishop).filter(|s| s.proven)
+    }
+
+    /// The squares whose bits only a claimed proof (not checked) would make optimal.
+    pub fn claimed(&self) -> impl Iterator<Item = &Slot> {
+        self.rook.iter().chain(&self.bishop).filter(|s| s.claimed)
     }
 
     /// The totals line: entries and KiB per table and together.

@@ -6,7 +6,7 @@ use crate::attacks::relevant_mask;
 use crate::piece::{Piece, Target};
 use crate::published;
 use crate::question::{Formula, Question};
-use crate::store::{proven_optimal, Store};
+use crate::store::{optimal_if_claims_hold, Store};
 
 /// How hard a campaign question is expected to be, in the order the campaign takes them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,7 +58,7 @@ pub fn questions(store: &Store) -> Vec<(Stage, Question)> {
             let ours = store.best(target).map(|e| e.bits);
             let theirs = published::best(target).map(|e| e.bits);
             let best = ours.into_iter().chain(theirs).min()?;
-            if best <= 1 || proven_optimal(store, target, best) {
+            if best <= 1 || optimal_if_claims_hold(store, target, best) {
                 return None;
             }
             let q = Question {

@@ -15,11 +15,12 @@ use flate2::read::GzDecoder;
 
 use super::lrat::{self, Checked};
 use super::{cnf_of, cube, io_err, sha256, ProveError};
-use crate::atomic::write_atomic;
 use crate::exhaust::shard::Shard;
+use crate::output::{self, Writes};
 use crate::question::{Formula, Question};
 use crate::store::Store;
 use crate::table::sat::SatAnswer;
+use crate::table::Proof;
 
 /// The certificate's file name for part `shard` of `question`:
 /// `bishop-c1-4.lrat.gz`, `rook-a1-11-black-3of64.lrat.gz`.
@@ -99,22 +100,130 @@ pub fn copy_certificates(store: &Store, from: &Path, to: &Path) -> Result<usize,
         return Ok(0);
     }
     let mut copied = 0;
-    for sat in store.sats() {
-        for part in sat.parts.values() {
-            let SatAnswer::None { certificate } = &part.answer else {
-                continue;
-            };
-            let (src, dst) = (src_dir.join(certificate), dst_dir.join(certificate));
-            if dst.exists() {
-                continue;
-            }
-            let bytes = fs::read(&src).map_err(io_err(&src))?;
-            if let Some(parent) = dst.parent() {
-                fs::create_dir_all(parent).map_err(io_err(parent))?;
-            }
-            write_atomic(&dst, &bytes).map_err(io_err(&dst))?;
-            copied += 1;
+    for certificate in named_certificates(store) {
+        let (src, dst) = (src_dir.join(&certificate), dst_dir.join(&certificate));
+        if dst.exists() {
+            continue;
         }
+        let bytes = fs::read(&src).map_err(io_err(&src))?;
+        if let Some(parent) = dst.parent() {
+            fs::create_dir_all(parent).map_err(io_err(parent))?;
+        }
+        output::write(&dst, &bytes, Writes::Other, &[])
+            .map_err(|e| io_err(&dst)(std::io::Error::other(e.to_string())))?;
+        copied += 1;
     }
     Ok(copied)
+}
+
+/// One certificate a record names: the part it refutes, its path relative to the store's
+/// folder, and the SHA-256 of that part's CNF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    /// The question.
+    pub question: Question,
+    /// The part.
+    pub shard: Shard,
+    /// The certificate, relative to the store's folder.
+    pub certificate: String,
+    /// The SHA-256 the record gives for the part's CNF.
+    pub cnf_sha256: String,
+}
+
+/// Every certificate file `store` names (its SAT parts' and its proofs'), each once.
+#[must_use]
+pub fn named_certificates(store: &Store) -> Vec<String> {
+    let mut names: Vec<String> = named(store).into_iter().map(|n| n.certificate).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Every certificate `store` names, with the part it refutes: its SAT parts' and the ones
+/// its proofs name in their own fields (a proof whose fields do not fit together names none
+/// here; checking it says why).
+#[must_use]
+pub fn named(store: &Store) -> Vec<Named> {
+    let mut out = Vec::new();
+    for x in store.sats() {
+        for (&index, p) in &x.parts {
+            if let SatAnswer::None { certificate } = &p.answer {
+                out.push(Named {
+                    question: x.question,
+                    shard: Shard {
+                        index,
+                        count: x.shards,
+                    },
+                    certificate: certificate.clone(),
+                    cnf_sha256: p.wire.cnf_sha256.clone(),
+                });
+            }
+        }
+    }
+    for p in store.proofs() {
+        out.extend(proof_certificates(p).ok().flatten().unwrap_or_default());
+    }
+    out
+}
+
+/// The certificates a proof record names in its own fields (`certificate` and `cnf_sha256`,
+/// one string each for a question settled whole, lists in part order for one settled in
+/// parts), or `None` when it names none.
+///
+/// # Errors
+/// A message when the fields are there but do not fit together (a list of one length and a
+/// string, lists of different lengths or not of a power of two, a path outside the store's
+/// folder).
+pub fn proof_certificates(proof: &Proof) -> Result<Option<Vec<Named>>, String> {
+    use serde_json::Value;
+    let (cert, cnf) = (
+        proof.extra.get("certificate"),
+        proof.extra.get("cnf_sha256"),
+    );
+    if cert.is_none() && cnf.is_none() {
+        return Ok(None);
+    }
+    let list = |v: Option<&Value>, name: &str| -> Result<Vec<String>, String> {
+        match v {
+            Some(Value::String(s)) => Ok(vec![s.clone()]),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|i| {
+                    i.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| format!("`{name}` lists a value that is not text"))
+                })
+                .collect(),
+            Some(_) => Err(format!("`{name}` is neither text nor a list")),
+            None => Err(format!("it names no `{name}`")),
+        }
+    };
+    let (certs, cnfs) = (list(cert, "certificate")?, list(cnf, "cnf_sha256")?);
+    if certs.len() != cnfs.len() || !certs.len().is_power_of_two() {
+        return Err(format!(
+            "{} certificates for {} CNF hashes (one per part, a power of two of parts)",
+            certs.len(),
+            cnfs.len()
+        ));
+    }
+    let count = u32::try_from(certs.len()).map_err(|_| "too many parts".to_string())?;
+    certs
+        .into_iter()
+        .zip(cnfs)
+        .zip(1..)
+        .map(|((certificate, cnf_sha256), index)| {
+            if !crate::table::sat::is_plain_relative(&certificate) {
+                return Err(format!(
+                    "certificate '{certificate}' must be a relative path inside the store's folder"
+                ));
+            }
+            Ok(Named {
+                question: proof.question(),
+                shard: Shard { index, count },
+                certificate,
+                cnf_sha256,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }

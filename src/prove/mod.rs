@@ -41,10 +41,10 @@ use std::time::{Duration, Instant};
 use flate2::write::GzEncoder;
 use sha2::{Digest, Sha256};
 
-use crate::atomic::write_atomic;
 use crate::exhaust::shard::Shard;
 use crate::interrupt::Stop;
 use crate::magic::{self, format_magic, Verified};
+use crate::output::{self, Writes};
 use crate::question::Question;
 pub use certificate::{certificate_dir, certificate_name, copy_certificates, recheck};
 use cnf::{encode, Cnf, Cube, Instance};
@@ -300,7 +300,8 @@ fn solve_and_certify(
             let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
             gz.write_all(&trimmed).map_err(io_err(raw))?;
             let packed = gz.finish().map_err(io_err(raw))?;
-            write_atomic(certificate, &packed).map_err(io_err(certificate))?;
+            output::write(certificate, &packed, Writes::Other, &[])
+                .map_err(|e| io_err(certificate)(std::io::Error::other(e.to_string())))?;
             Verdict::None {
                 certificate: certificate.to_path_buf(),
                 checked,

@@ -9,6 +9,7 @@ use super::Store;
 use crate::error::TableError;
 use crate::magic::format_magic;
 use crate::table::sat::Sat;
+use crate::table::wire::PartWire;
 use crate::table::{Effort, Entry, Exhaust, Proof};
 
 impl Store {
@@ -99,12 +100,22 @@ impl Store {
             )));
         }
         keep_extras(&mut ours.extra, x.extra);
+        // Of two copies of a part: the finished one, then the one with evidence, then the
+        // one further on. Two finished copies with residues are two runs of one search:
+        // they must agree, or one of them is wrong.
+        let rank = |p: &PartWire| (p.done, p.residue.is_some(), p.nodes);
         for (shard, mut part) in x.parts {
             match ours.parts.get_mut(&shard) {
                 None => {
                     ours.parts.insert(shard, part);
                 }
-                Some(old) if (part.done, part.nodes) > (old.done, old.nodes) => {
+                Some(old) if disagree(old, &part) => {
+                    return Err(TableError::Conflict(format!(
+                        "{mine} and {theirs} hold different results for part {shard}/{} of the exhaustive search of {} at {} bits ({} and {} nodes, {} and {} magics, residues differ): one of them is wrong; `magichunt audit` each",
+                        x.shards, x.target, x.bits, old.nodes, part.nodes, old.magics, part.magics
+                    )))
+                }
+                Some(old) if rank(&part) > rank(old) => {
                     keep_extras(&mut part.extra, std::mem::take(&mut old.extra));
                     *old = part;
                 }
@@ -142,6 +153,17 @@ impl Store {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether two finished copies of one part, both with residues, give different results.
+fn disagree(a: &PartWire, b: &PartWire) -> bool {
+    match (&a.residue, &b.residue) {
+        (Some(ra), Some(rb)) if a.done && b.done => {
+            (ra.scheme == rb.scheme && ra.blocks != rb.blocks)
+                || (a.nodes, a.magics) != (b.nodes, b.magics)
+        }
+        _ => false,
     }
 }
 

@@ -10,20 +10,31 @@ use crate::piece::Target;
 use crate::question::Formula;
 
 /// Whether `bits` are proven optimal for plain magics of `target`: one above the highest bit
-/// count proven impossible (by `store` or the published proofs), or at the lower bound
+/// count proven impossible (by the proofs of `store` that its [`Counting`](super::Counting)
+/// takes, checked ones by default, or the published proofs), or at the lower bound
 /// `ceil(log2(distinct attack sets))`.
 #[must_use]
 pub fn proven_optimal(store: &Store, target: Target, bits: u32) -> bool {
     proven_optimal_with(store, target, bits, Formula::Plain)
 }
 
-/// [`proven_optimal`] under `formula`: the proofs of that formula
-/// ([`Store::proven_none_with`]; the published ones are of plain magics), and the lower
-/// bound, which holds for every formula.
+/// [`proven_optimal`] under `formula`: the counted proofs of that formula
+/// ([`Store::proven_none_counted_with`]; the published ones are of plain magics), and the
+/// lower bound, which holds for every formula.
 #[must_use]
 pub fn proven_optimal_with(store: &Store, target: Target, bits: u32, formula: Formula) -> bool {
     store
-        .proven_none_with(target, formula)
+        .proven_none_counted_with(target, formula)
+        .is_some_and(|none| bits == none + 1)
+        || bits == Occupancies::new(target).lower_bound_bits()
+}
+
+/// Whether `bits` would be proven optimal for plain magics of `target` if every proof `store`
+/// records held, checked or only claimed: what decides which questions are still open.
+#[must_use]
+pub fn optimal_if_claims_hold(store: &Store, target: Target, bits: u32) -> bool {
+    store
+        .proven_none(target)
         .is_some_and(|none| bits == none + 1)
         || bits == Occupancies::new(target).lower_bound_bits()
 }

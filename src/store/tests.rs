@@ -105,6 +105,7 @@ fn all_parts_done_with_no_magic_becomes_a_proof() {
         nodes: 7,
         seconds: 0.1,
         best: None,
+        residue: None,
         extra: BTreeMap::new(),
     };
     let mut a = Store::new();

@@ -1,6 +1,8 @@
 //! The table format shared by the results store, the published tables and the JSON export:
 //! parsing with a checked, verified typed model, and writing it back deterministically.
 
+mod parse;
+mod records;
 pub mod sat;
 pub mod wire;
 
@@ -9,17 +11,15 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::attacks::Occupancies;
 use crate::error::TableError;
-use crate::magic::{self, format_magic, parse_magic, Verified};
-use crate::piece::{Piece, Target};
+use crate::magic::Verified;
+use crate::piece::Target;
 use crate::question::{Formula, Question};
-use crate::square::Square;
-use crate::timefmt::check_rfc3339;
-use sat::{Sat, SatWire};
-use wire::{
-    EffortWire, EntryWire, ExhaustWire, MethodRecord, MethodWire, PartWire, ProofWire, TableWire,
-};
+pub use parse::entry_wire;
+use parse::{effort_wire, exhaust_wire, proof_wire, Ctx};
+pub use records::{Effort, Exhaust, Proof, Provenance};
+use sat::Sat;
+use wire::{EntryWire, MethodWire, TableWire};
 
 /// The newest table version this build reads, and the one it writes.
 pub const VERSION: u64 = 1;
@@ -140,75 +140,6 @@ impl Entry {
     }
 }
 
-/// A proof that no magic exists at `bits` index bits for a target (hence none at fewer:
-/// a magic at `b - 1` bits is also one at `b` bits, since its index is the top `b - 1` bits).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Proof {
-    /// Piece and square.
-    pub target: Target,
-    /// The bit count proven impossible.
-    pub bits: u32,
-    /// The index formula the proof is about.
-    pub formula: Formula,
-    /// How it was proven.
-    pub method: Option<String>,
-    /// Other fields (`claim`, `source`, ...).
-    pub extra: BTreeMap<String, Value>,
-}
-
-/// Work done by one run on one (target, bits).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Effort {
-    /// Piece and square.
-    pub target: Target,
-    /// Index bits searched.
-    pub bits: u32,
-    /// The index formula searched (a run hunts one formula).
-    pub formula: Formula,
-    /// Run identifier.
-    pub run: String,
-    /// Candidates examined.
-    pub tried: u64,
-    /// Seconds of work.
-    pub seconds: f64,
-    /// Other fields, kept.
-    pub extra: BTreeMap<String, Value>,
-}
-
-/// Progress of an exhaustive search of one (target, bits) split into `shards` parts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Exhaust {
-    /// Piece and square.
-    pub target: Target,
-    /// Index bits.
-    pub bits: u32,
-    /// Number of parts.
-    pub shards: u32,
-    /// `log2` of the number of tasks the space is cut into (and dealt to the parts): every
-    /// part of one search must use the same.
-    pub task_bits: u32,
-    /// Parts worked on, by part number (1 to `shards`).
-    pub parts: BTreeMap<u32, PartWire>,
-    /// Other fields, kept.
-    pub extra: BTreeMap<String, Value>,
-}
-
-impl Exhaust {
-    /// Whether every part is done.
-    #[must_use]
-    pub fn complete(&self) -> bool {
-        (1..=self.shards).all(|k| self.parts.get(&k).is_some_and(|p| p.done))
-    }
-
-    /// Magics found over all parts so far.
-    #[must_use]
-    pub fn magics(&self) -> u64 {
-        self.parts
-            .values()
-            .fold(0, |n, p| n.saturating_add(p.magics))
-    }
-}
-
 /// A parsed and checked table file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
@@ -224,18 +155,6 @@ pub struct Table {
     pub exhaust: Vec<Exhaust>,
     /// SAT settlements.
     pub sat: Vec<Sat>,
-}
-
-impl Proof {
-    /// The question this proof answers "none" to.
-    #[must_use]
-    pub fn question(&self) -> Question {
-        Question {
-            target: self.target,
-            bits: self.bits,
-            formula: self.formula,
-        }
-    }
 }
 
 impl Table {
@@ -412,300 +331,6 @@ fn top_level(bytes: &[u8], path: &Path) -> Result<serde_json::Map<String, Value>
         return Err(syntax_error(path, "`version` 0 is not a table version"));
     }
     Ok(top)
-}
-
-/// The wire form of an entry (without the derived effort counters).
-#[must_use]
-pub fn entry_wire(e: &Entry) -> EntryWire {
-    EntryWire {
-        piece: e.target.piece.name().to_string(),
-        square: e.target.square.to_string(),
-        bits: e.bits.into(),
-        magic: format_magic(e.magic),
-        formula: (e.formula != Formula::Plain).then(|| e.formula.name().to_string()),
-        max_index: Some(e.max_index.into()),
-        min_index: (e.min_index != 0).then(|| e.min_index.into()),
-        found_at: e.found_at.clone(),
-        tried: None,
-        seconds: None,
-        method: e.method.clone().map(|known| MethodRecord {
-            known,
-            extra: e.method_extra.clone(),
-        }),
-        extra: e.extra.clone(),
-    }
-}
-
-fn proof_wire(p: &Proof) -> ProofWire {
-    ProofWire {
-        piece: p.target.piece.name().to_string(),
-        square: p.target.square.to_string(),
-        bits: p.bits.into(),
-        formula: (p.formula != Formula::Plain).then(|| p.formula.name().to_string()),
-        none: true,
-        method: p.method.clone(),
-        extra: p.extra.clone(),
-    }
-}
-
-fn effort_wire(e: &Effort) -> EffortWire {
-    EffortWire {
-        piece: e.target.piece.name().to_string(),
-        square: e.target.square.to_string(),
-        bits: e.bits.into(),
-        formula: (e.formula != Formula::Plain).then(|| e.formula.name().to_string()),
-        run: e.run.clone(),
-        tried: e.tried,
-        seconds: e.seconds,
-        extra: e.extra.clone(),
-    }
-}
-
-fn exhaust_wire(x: &Exhaust) -> ExhaustWire {
-    ExhaustWire {
-        piece: x.target.piece.name().to_string(),
-        square: x.target.square.to_string(),
-        bits: x.bits.into(),
-        shards: x.shards,
-        task_bits: x.task_bits,
-        parts: x.parts.values().cloned().collect(),
-        extra: x.extra.clone(),
-    }
-}
-
-/// Parsing context: names the file in errors, gives the entries' default formula, and keeps
-/// the reference pairs of every target met (a pool lists thousands of magics of 128 targets).
-struct Ctx<'a> {
-    path: &'a Path,
-    formula: Formula,
-    pairs: std::cell::RefCell<BTreeMap<Target, std::rc::Rc<Occupancies>>>,
-}
-
-impl Ctx<'_> {
-    fn each<T>(
-        &self,
-        items: Vec<Value>,
-        kind: &'static str,
-        f: fn(&Self, Value) -> Result<T, String>,
-    ) -> Result<Vec<T>, TableError> {
-        items
-            .into_iter()
-            .enumerate()
-            .map(|(index, item)| {
-                let what = describe(&item);
-                f(self, item).map_err(|message| TableError::Entry {
-                    path: self.path.to_path_buf(),
-                    list: kind,
-                    index,
-                    what,
-                    message: one_line(&message),
-                })
-            })
-            .collect()
-    }
-
-    fn target(piece: &str, square: &str) -> Result<Target, String> {
-        let piece: Piece = piece.parse().map_err(|e| format!("{e}"))?;
-        let square: Square = square.parse().map_err(|e| format!("{e}"))?;
-        Ok(Target::new(piece, square))
-    }
-
-    fn bits(target: Target, bits: i64) -> Result<u32, String> {
-        u32::try_from(bits)
-            .ok()
-            .and_then(|b| target.check_bits(b).ok())
-            .ok_or_else(|| format!("bits {bits} out of range 1..={}", target.piece.max_bits()))
-    }
-
-    fn claim(&self, w: &EntryWire) -> Result<Claim, String> {
-        let target = Self::target(&w.piece, &w.square)?;
-        let bits = Self::bits(target, w.bits)?;
-        let magic = parse_magic(&w.magic).map_err(|e| e.to_string())?;
-        let index = |name: &str, v: Option<i64>| match v {
-            None => Ok(None),
-            Some(m) => u32::try_from(m)
-                .map(Some)
-                .map_err(|_| format!("{name} {m} out of range")),
-        };
-        let formula = match &w.formula {
-            None => self.formula,
-            Some(f) => Self::formula(Some(f))?,
-        };
-        Ok(Claim {
-            index: 0,
-            target,
-            bits,
-            magic,
-            formula,
-            max_index: index("max_index", w.max_index)?,
-            min_index: index("min_index", w.min_index)?,
-        })
-    }
-
-    fn entry(&self, item: Value) -> Result<Entry, String> {
-        let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        let c = self.claim(&w)?;
-        let pairs = std::rc::Rc::clone(
-            self.pairs
-                .borrow_mut()
-                .entry(c.target)
-                .or_insert_with(|| std::rc::Rc::new(Occupancies::new(c.target))),
-        );
-        let v = magic::verify_pairs_with(&pairs, c.bits, c.formula, c.magic).map_err(|col| {
-            format!(
-                "{} magic {} fails verification at {} bits: subsets {:#x} and {:#x} collide at index {}",
-                c.formula,
-                format_magic(c.magic),
-                c.bits,
-                col.first.0 .0,
-                col.second.0 .0,
-                col.index
-            )
-        })?;
-        for (name, file, verified) in [
-            ("max_index", c.max_index, v.max_index),
-            ("min_index", c.min_index, v.min_index),
-        ] {
-            if file.is_some_and(|m| m != verified) {
-                return Err(format!(
-                    "{name} {} in the file, but verify gives {verified}",
-                    file.unwrap_or_default()
-                ));
-            }
-        }
-        if let Some(t) = &w.found_at {
-            check_rfc3339(t).map_err(|e| format!("found_at {e}"))?;
-        }
-        let (method, method_extra) = match w.method {
-            Some(m) => (Some(m.known), m.extra),
-            None => (None, BTreeMap::new()),
-        };
-        Ok(Entry {
-            method_extra,
-            extra: w.extra,
-            ..Entry::from_verified(&v, w.found_at, method)
-        })
-    }
-
-    fn proof(&self, item: Value) -> Result<Proof, String> {
-        let w: ProofWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        let target = Self::target(&w.piece, &w.square)?;
-        let bits = Self::bits(target, w.bits)?;
-        if !w.none {
-            return Err("`none` must be true".into());
-        }
-        Ok(Proof {
-            target,
-            bits,
-            formula: Self::formula(w.formula.as_deref())?,
-            method: w.method,
-            extra: w.extra,
-        })
-    }
-
-    fn formula(text: Option<&str>) -> Result<Formula, String> {
-        text.map_or(Ok(Formula::Plain), |f| {
-            f.parse().map_err(|e| format!("{e}"))
-        })
-    }
-
-    fn sat(&self, item: Value) -> Result<Sat, String> {
-        let w: SatWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        let target = Self::target(&w.piece, &w.square)?;
-        let bits = Self::bits(target, w.bits)?;
-        let formula = Self::formula(w.formula.as_deref())?;
-        Sat::from_wire(
-            w,
-            Question {
-                target,
-                bits,
-                formula,
-            },
-        )
-    }
-
-    fn effort(&self, item: Value) -> Result<Effort, String> {
-        let w: EffortWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        let target = Self::target(&w.piece, &w.square)?;
-        check_count("tried", w.tried)?;
-        check_seconds("seconds", w.seconds)?;
-        Ok(Effort {
-            target,
-            bits: Self::bits(target, w.bits)?,
-            formula: Self::formula(w.formula.as_deref())?,
-            run: w.run,
-            tried: w.tried,
-            seconds: w.seconds,
-            extra: w.extra,
-        })
-    }
-
-    fn exhaust(&self, item: Value) -> Result<Exhaust, String> {
-        let w: ExhaustWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        let target = Self::target(&w.piece, &w.square)?;
-        let bits = Self::bits(target, w.bits)?;
-        if w.shards == 0 {
-            return Err("shards must be at least 1".into());
-        }
-        if w.task_bits > crate::exhaust::MAX_TASK_BITS {
-            return Err(format!(
-                "task_bits {} is above {}",
-                w.task_bits,
-                crate::exhaust::MAX_TASK_BITS
-            ));
-        }
-        let mut parts = BTreeMap::new();
-        for p in w.parts {
-            if !(1..=w.shards).contains(&p.shard) {
-                return Err(format!("part {} outside 1..={}", p.shard, w.shards));
-            }
-            let part = |e: String| format!("part {}: {e}", p.shard);
-            check_count("magics", p.magics).map_err(part)?;
-            check_count("nodes", p.nodes).map_err(part)?;
-            check_seconds("seconds", p.seconds).map_err(part)?;
-            if let Some(best) = &p.best {
-                let m = parse_magic(best).map_err(|e| e.to_string())?;
-                magic::verify(target, bits, m)
-                    .map_err(|_| format!("part {} best {best} fails verification", p.shard))?;
-            }
-            if parts.insert(p.shard, p).is_some() {
-                return Err("a part is listed twice".into());
-            }
-        }
-        Ok(Exhaust {
-            target,
-            bits,
-            shards: w.shards,
-            task_bits: w.task_bits,
-            parts,
-            extra: w.extra,
-        })
-    }
-}
-
-/// "rook a8" from a raw list item, as far as it can be read, for error messages.
-fn describe(item: &Value) -> String {
-    let field = |k: &str| {
-        item.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_string()
-    };
-    one_line(&format!("{} {}", field("piece"), field("square")))
-}
-
-/// `text` with control characters (newlines above all) escaped, so that an error quoting a
-/// hostile file stays one line.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

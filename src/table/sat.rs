@@ -254,7 +254,8 @@ fn is_sha256(s: &str) -> bool {
 }
 
 /// A relative path of plain names only (no `..`, no root, no drive).
-fn is_plain_relative(s: &str) -> bool {
+#[must_use]
+pub fn is_plain_relative(s: &str) -> bool {
     !s.is_empty()
         && Path::new(s)
             .components()

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::exhaust::residue::ResidueWire;
+
 /// A whole table file: results store, published table or JSON export.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TableWire {
@@ -219,6 +221,9 @@ pub struct PartWire {
     /// The best magic of the part (tightest highest index), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best: Option<String>,
+    /// The part's evidence (see `exhaust::residue`); absent in parts written before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub residue: Option<ResidueWire>,
     /// Other fields, kept.
     #[serde(flatten)]
     pub extra: BTreeMap<String, Value>,

@@ -121,6 +121,7 @@ pub fn export(format: Format, tight: bool, with_lookup: bool) -> String {
 /// Runs the binary.
 pub fn magichunt(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", "off")
         .args(args)
         .output()
         .expect("binary runs")

@@ -4,7 +4,7 @@
  * Slot formula: slot = offset + ((((occ & mask) * magic) mod 2^64) >> shift), where shift = 64 - bits.
  * Layout: packed, one attack table shared by rooks and bishops; each square's slots lie at its offset + index, and two squares share a slot only where their attack sets are equal; offsets from the packer: first-fit decreasing (103520 entries), then 20000 annealing steps over the order of the squares with seed 1 (103520 entries).
  * Totals: one table shared by rooks and bishops, 103520 entries (808.8 KiB) at 8 bytes per entry, 103065 slots used, 0 of them shared by two squares with equal attack sets.
- * Proven optimal, no magic with fewer bits exists (a proof of none one bit below, the store's or published, or the square's lower bound): 71 of 128 squares (marked `proven optimal`):
+ * Proven optimal, no magic with fewer bits exists (a proof of none one bit below, checked by the magichunt that wrote this file (certificate or exhaustive search) or published, or the square's lower bound): 71 of 128 squares (marked `proven optimal`):
  *   rook a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6
  *   h6 f8; bishop e1 f1 c2 d2 e2 f2 c3 d3 e3 f3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 g5 h5 c6 d6
  *   e6 f6 c7 d7 e7 f7 c8 d8 e8 f8

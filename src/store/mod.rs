@@ -5,14 +5,12 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
-use crate::atomic::write_atomic;
 use crate::error::{SaveError, TableError};
-use crate::magic::format_magic;
+use crate::output::Writes;
 use crate::piece::Target;
-use crate::published;
 use crate::question::{Formula, Question};
-use crate::table::sat::{Sat, SatAnswer};
-use crate::table::{Effort, Entry, Exhaust, Proof, Table};
+use crate::table::sat::Sat;
+use crate::table::{Effort, Entry, Exhaust, Proof, Provenance, Table};
 
 /// What [`Store::offer`] did with a magic.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +39,10 @@ pub struct Store {
     effort: BTreeMap<(Target, u32, String), Effort>,
     exhaust: BTreeMap<(Target, u32, u32), Exhaust>,
     sat: BTreeMap<(Question, u32), Sat>,
+    /// What this build checked of the proofs' evidence, by question (never in the file).
+    provenance: BTreeMap<Question, Provenance>,
+    /// Which proofs the counts of proven squares take.
+    counting: Counting,
 }
 
 impl Store {
@@ -166,15 +168,18 @@ impl Store {
         s
     }
 
-    /// Saves atomically (temporary file beside it, fsync, rename).
+    /// Saves atomically (temporary file beside it, fsync, rename) through the output guard
+    /// ([`crate::output`]): a packed table at `path` is never replaced by a store.
     ///
     /// # Errors
     /// [`SaveError`]; the file on disk is then left as it was.
     pub fn save(&self, path: &Path) -> Result<(), SaveError> {
-        write_atomic(path, self.to_json().as_bytes()).map_err(|source| SaveError {
-            path: path.to_path_buf(),
-            source,
-        })
+        crate::output::write(path, self.to_json().as_bytes(), Writes::Store, &[])
+            .map(|_| ())
+            .map_err(|source| SaveError {
+                path: path.to_path_buf(),
+                source,
+            })
     }
 
     /// The stored plain magic of `target`.
@@ -299,255 +304,6 @@ impl Store {
     pub fn effort(&self) -> impl Iterator<Item = &Effort> {
         self.effort.values()
     }
-
-    /// The store's own proofs of none.
-    pub fn proofs(&self) -> impl Iterator<Item = &Proof> {
-        self.proofs.values()
-    }
-
-    /// Records a proof of none, keeping the strongest (highest bits) per target and formula.
-    ///
-    /// # Errors
-    /// [`TableError::Conflict`] when the store holds a magic of the proof's formula at
-    /// `proof.bits` or fewer.
-    pub fn add_proof(&mut self, proof: Proof, name: &str) -> Result<(), TableError> {
-        if let Some(e) = self.entries.get(&(proof.target, proof.formula)) {
-            if e.bits <= proof.bits {
-                return Err(TableError::Conflict(format!(
-                    "{name}: proof that no {}-bit magic exists for {} contradicts the verified magic {} at {} bits",
-                    proof.bits,
-                    proof.target,
-                    format_magic(e.magic),
-                    e.bits
-                )));
-            }
-        }
-        let key = (proof.target, proof.formula);
-        match self.proofs.get(&key) {
-            Some(old) if old.bits >= proof.bits => {}
-            _ => {
-                self.proofs.insert(key, proof);
-            }
-        }
-        Ok(())
-    }
-
-    /// The store's own proof of none for `question` (at its bits or more), if any.
-    #[must_use]
-    pub fn proof_of(&self, question: Question) -> Option<&Proof> {
-        self.proofs
-            .get(&(question.target, question.formula))
-            .filter(|p| p.bits >= question.bits)
-    }
-
-    /// The highest bit count proven impossible for plain magics of `target`, by this store or
-    /// the shipped published proofs; no magic exists at that many bits or fewer.
-    #[must_use]
-    pub fn proven_none(&self, target: Target) -> Option<u32> {
-        self.proven_none_with(target, Formula::Plain)
-    }
-
-    /// [`Store::proven_none`] under `formula` (the published proofs are all of plain magics).
-    #[must_use]
-    pub fn proven_none_with(&self, target: Target, formula: Formula) -> Option<u32> {
-        let own = self.proofs.get(&(target, formula)).map(|p| p.bits);
-        let published = match formula {
-            Formula::Plain => published::proof(target).map(|p| p.bits),
-            Formula::Black => None,
-        };
-        own.max(published)
-    }
-
-    /// The exhaustive search record of (`target`, `bits`) split into `shards` parts.
-    #[must_use]
-    pub fn exhaust(&self, target: Target, bits: u32, shards: u32) -> Option<&Exhaust> {
-        self.exhaust.get(&(target, bits, shards))
-    }
-
-    /// All exhaustive search records.
-    pub fn exhausts(&self) -> impl Iterator<Item = &Exhaust> {
-        self.exhaust.values()
-    }
-
-    /// The record of (`target`, `bits`, `shards`), created empty with `task_bits` if absent
-    /// (an existing record keeps its own).
-    pub fn exhaust_mut(
-        &mut self,
-        target: Target,
-        bits: u32,
-        shards: u32,
-        task_bits: u32,
-    ) -> &mut Exhaust {
-        self.exhaust
-            .entry((target, bits, shards))
-            .or_insert_with(|| Exhaust {
-                target,
-                bits,
-                shards,
-                task_bits,
-                parts: BTreeMap::new(),
-                extra: BTreeMap::new(),
-            })
-    }
-
-    /// Turns every complete exhaustive search that found no magic into a proof of none.
-    /// Returns the targets and bits newly proven.
-    ///
-    /// # Errors
-    /// [`TableError::Conflict`] if such a proof contradicts a stored magic.
-    pub fn settle_exhaust(&mut self, name: &str) -> Result<Vec<(Target, u32)>, TableError> {
-        let mut newly = Vec::new();
-        let complete: Vec<(Target, u32, u32)> = self
-            .exhaust
-            .values()
-            .filter(|x| x.complete() && x.magics() == 0)
-            .map(|x| (x.target, x.bits, x.shards))
-            .collect();
-        for (target, bits, shards) in complete {
-            if self
-                .proofs
-                .get(&(target, Formula::Plain))
-                .is_some_and(|p| p.bits >= bits)
-            {
-                continue;
-            }
-            let method = format!(
-                "exhaustive search of one period, low bits first (magichunt {}, {shards} parts)",
-                env!("CARGO_PKG_VERSION")
-            );
-            let mut extra = BTreeMap::new();
-            extra.insert(
-                "command".to_string(),
-                format!(
-                    "magichunt exhaust --piece {} --square {} --bits {bits}{}",
-                    target.piece,
-                    target.square,
-                    if shards > 1 {
-                        format!(" --shard K/{shards} (K = 1..{shards})")
-                    } else {
-                        String::new()
-                    }
-                )
-                .into(),
-            );
-            let proof = Proof {
-                target,
-                bits,
-                formula: Formula::Plain,
-                method: Some(method),
-                extra,
-            };
-            self.add_proof(proof, name)?;
-            newly.push((target, bits));
-        }
-        Ok(newly)
-    }
-
-    /// The SAT settlement of `question` in `shards` parts.
-    #[must_use]
-    pub fn sat(&self, question: Question, shards: u32) -> Option<&Sat> {
-        self.sat.get(&(question, shards))
-    }
-
-    /// All SAT settlements.
-    pub fn sats(&self) -> impl Iterator<Item = &Sat> {
-        self.sat.values()
-    }
-
-    /// The SAT settlement of `question` in `shards` parts, created empty if absent.
-    pub fn sat_mut(&mut self, question: Question, shards: u32) -> &mut Sat {
-        self.sat
-            .entry((question, shards))
-            .or_insert_with(|| Sat::new(question, shards))
-    }
-
-    /// Turns every SAT settlement whose parts are all "none" into a proof of none, naming the
-    /// solver, the encoding, the checker and the CNF hash of every part. Returns the questions
-    /// newly proven.
-    ///
-    /// # Errors
-    /// [`TableError::Conflict`] if such a proof contradicts a stored magic.
-    pub fn settle_sat(&mut self, name: &str) -> Result<Vec<Question>, TableError> {
-        let done: Vec<Proof> = self
-            .sat
-            .values()
-            .filter(|x| x.proves_none())
-            .filter(|x| self.proof_of(x.question).is_none())
-            .map(sat_proof)
-            .collect();
-        let mut newly = Vec::new();
-        for proof in done {
-            newly.push(proof.question());
-            self.add_proof(proof, name)?;
-        }
-        Ok(newly)
-    }
-}
-
-/// The proof of none a complete SAT settlement gives.
-fn sat_proof(x: &Sat) -> Proof {
-    let q = x.question;
-    let first = &x.parts[&1].wire;
-    let list = |f: &dyn Fn(&crate::table::sat::SatPart) -> String| -> serde_json::Value {
-        if x.shards == 1 {
-            f(&x.parts[&1]).into()
-        } else {
-            x.parts.values().map(f).collect::<Vec<_>>().into()
-        }
-    };
-    let certificate = |p: &crate::table::sat::SatPart| match &p.answer {
-        SatAnswer::None { certificate } => certificate.clone(),
-        SatAnswer::Exists { .. } => unreachable!("a proof of none has no magic"),
-    };
-    let conflicts = x
-        .parts
-        .values()
-        .fold(0u64, |n, p| n.saturating_add(p.wire.conflicts));
-    let seconds: f64 = x.parts.values().map(|p| p.wire.seconds).sum();
-    let method = format!(
-        "SAT: {} on {} ({} part{}), every LRAT certificate checked by {}",
-        first.solver,
-        first.encoding,
-        x.shards,
-        if x.shards == 1 { "" } else { "s" },
-        first.checker.as_deref().unwrap_or("an LRAT checker")
-    );
-    let mut extra = BTreeMap::new();
-    extra.insert("certificate".to_string(), list(&certificate));
-    extra.insert(
-        "cnf_sha256".to_string(),
-        list(&|p| p.wire.cnf_sha256.clone()),
-    );
-    extra.insert("conflicts".to_string(), conflicts.into());
-    extra.insert(
-        "seconds".to_string(),
-        ((seconds * 1000.0).round() / 1000.0).into(),
-    );
-    let formula = if q.formula == Formula::Plain {
-        String::new()
-    } else {
-        format!(" --formula {}", q.formula)
-    };
-    let shard = if x.shards > 1 {
-        format!(" --shard K/{} (K = 1..{})", x.shards, x.shards)
-    } else {
-        String::new()
-    };
-    extra.insert(
-        "command".to_string(),
-        format!(
-            "magichunt prove --piece {} --square {} --bits {}{formula}{shard}",
-            q.target.piece, q.target.square, q.bits
-        )
-        .into(),
-    );
-    Proof {
-        target: q.target,
-        bits: q.bits,
-        formula: q.formula,
-        method: Some(method),
-        extra,
-    }
 }
 
 /// Fields of an entry that describe its magic rather than its square: they go when a better
@@ -564,7 +320,10 @@ fn sum_work<'a>(records: impl Iterator<Item = &'a Effort>) -> (u64, f64) {
 
 mod merge;
 mod optimal;
+mod proofs;
+
+pub use proofs::Counting;
 #[cfg(test)]
 mod tests;
 
-pub use optimal::{proven_optimal, proven_optimal_with};
+pub use optimal::{optimal_if_claims_hold, proven_optimal, proven_optimal_with};

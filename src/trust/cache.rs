@@ -1,0 +1,326 @@
+//! The user's cache of checks that passed: certificates this build checked and parts of
+//! exhaustive searches it ran in full or audited. It lives outside every store
+//! (`$MAGICHUNT_CACHE`, else `$XDG_CACHE_HOME/magichunt/checked.json`, else
+//! `~/.cache/magichunt/checked.json`), so a store received from elsewhere cannot vouch for
+//! itself, and it is keyed by content (a certificate's SHA-256 with its CNF's, a part's record
+//! with its residue), so a changed file or record is a new key and is checked again.
+//!
+//! The cache only saves time: a lost or unreadable cache means checking again. A file's
+//! SHA-256 is kept by (real path, length, modification time), so that a large certificate is
+//! not hashed again on every command.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::output::{self, OutputError, Writes};
+
+/// The environment variable naming the cache file (`off` disables the cache).
+pub const CACHE_ENV: &str = "MAGICHUNT_CACHE";
+
+/// A certificate that checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CertificateCheck {
+    /// When (RFC 3339).
+    pub at: String,
+}
+
+/// What was checked of one part of an exhaustive search.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartCheck {
+    /// Searched in full here, residue computed from the start.
+    #[serde(default)]
+    pub run_here: bool,
+    /// Blocks re-run by audits that matched the record.
+    #[serde(default)]
+    pub audited: BTreeSet<u64>,
+}
+
+/// A file's SHA-256, known for one (length, modification time).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct FileHash {
+    len: u64,
+    mtime_ns: i128,
+    sha256: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct CacheFile {
+    version: u32,
+    #[serde(default)]
+    certificates: BTreeMap<String, CertificateCheck>,
+    #[serde(default)]
+    parts: BTreeMap<String, PartCheck>,
+    #[serde(default)]
+    files: BTreeMap<String, FileHash>,
+}
+
+/// The cache, read once per command and saved when something was added.
+#[derive(Clone, Debug, Default)]
+pub struct Cache {
+    path: Option<PathBuf>,
+    data: CacheFile,
+    forgotten: BTreeSet<String>,
+    dirty: bool,
+}
+
+impl Cache {
+    /// The user's cache (see the module documentation); empty when it does not exist yet or
+    /// cannot be read (said once on stderr), disabled when `MAGICHUNT_CACHE=off` or no home
+    /// folder is known.
+    #[must_use]
+    pub fn open() -> Cache {
+        let path = match std::env::var_os(CACHE_ENV) {
+            Some(v) if v == "off" || v.is_empty() => None,
+            Some(v) => Some(PathBuf::from(v)),
+            None => std::env::var_os("XDG_CACHE_HOME")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+                .map(|d| d.join("magichunt").join("checked.json")),
+        };
+        match path {
+            Some(p) => Cache::at(&p),
+            None => Cache::default(),
+        }
+    }
+
+    /// The cache in the file `path`.
+    #[must_use]
+    pub fn at(path: &Path) -> Cache {
+        let data = match std::fs::read(path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+                crate::say!(
+                    "magichunt: ignoring the cache {} ({e}); checks are made again",
+                    path.display()
+                );
+                CacheFile::default()
+            }),
+            Err(_) => CacheFile::default(),
+        };
+        Cache {
+            path: Some(path.to_path_buf()),
+            data,
+            forgotten: BTreeSet::new(),
+            dirty: false,
+        }
+    }
+
+    /// A cache that remembers nothing beyond this command (every check is made).
+    #[must_use]
+    pub fn none() -> Cache {
+        Cache::default()
+    }
+
+    /// Whether the certificate check `key` passed before.
+    #[must_use]
+    pub fn certificate(&self, key: &str) -> bool {
+        self.data.certificates.contains_key(key)
+    }
+
+    /// Records that the certificate check `key` passed.
+    pub fn add_certificate(&mut self, key: &str) {
+        self.data.certificates.insert(
+            key.to_string(),
+            CertificateCheck {
+                at: crate::timefmt::now_rfc3339(),
+            },
+        );
+        self.dirty = true;
+    }
+
+    /// What was checked of the part `key`.
+    #[must_use]
+    pub fn part(&self, key: &str) -> Option<&PartCheck> {
+        self.data.parts.get(key)
+    }
+
+    /// Records that the part `key` was searched in full here.
+    pub fn add_run_here(&mut self, key: &str) {
+        self.data.parts.entry(key.to_string()).or_default().run_here = true;
+        self.dirty = true;
+    }
+
+    /// Records that `blocks` of the part `key` were re-run and matched.
+    pub fn add_audited(&mut self, key: &str, blocks: impl IntoIterator<Item = u64>) {
+        self.data
+            .parts
+            .entry(key.to_string())
+            .or_default()
+            .audited
+            .extend(blocks);
+        self.dirty = true;
+    }
+
+    /// Forgets the part `key` (an audit found it wrong).
+    pub fn forget_part(&mut self, key: &str) {
+        self.data.parts.remove(key);
+        self.forgotten.insert(key.to_string());
+        self.dirty = true;
+    }
+
+    /// The SHA-256 of the file `path` (lower-case hex), from the cache when its length and
+    /// modification time are those it was hashed at.
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn file_sha256(&mut self, path: &Path) -> std::io::Result<String> {
+        let real = std::fs::canonicalize(path)?;
+        let meta = std::fs::metadata(&real)?;
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX));
+        let key = real.to_string_lossy().into_owned();
+        if let Some(f) = self.data.files.get(&key) {
+            if f.len == meta.len() && f.mtime_ns == mtime_ns && mtime_ns != 0 {
+                return Ok(f.sha256.clone());
+            }
+        }
+        let sha256 = sha256_file(&real)?;
+        self.data.files.insert(
+            key,
+            FileHash {
+                len: meta.len(),
+                mtime_ns,
+                sha256: sha256.clone(),
+            },
+        );
+        self.dirty = true;
+        Ok(sha256)
+    }
+
+    /// Saves what was added, merged with what another process saved meanwhile; a cache that
+    /// cannot be written is said once on stderr and otherwise ignored (it only saves time).
+    pub fn save(&mut self) {
+        if let Err(e) = self.try_save() {
+            crate::say!(
+                "magichunt: cannot save the cache of checks ({e}); they will be made again"
+            );
+        }
+    }
+
+    fn try_save(&mut self) -> Result<(), OutputError> {
+        let Some(path) = self.path.clone().filter(|_| self.dirty) else {
+            return Ok(());
+        };
+        let mut on_disk = Cache::at(&path).data;
+        for (k, v) in std::mem::take(&mut self.data.certificates) {
+            on_disk.certificates.insert(k, v);
+        }
+        for k in &self.forgotten {
+            on_disk.parts.remove(k);
+        }
+        for (k, v) in std::mem::take(&mut self.data.parts) {
+            let e = on_disk.parts.entry(k).or_default();
+            e.run_here |= v.run_here;
+            e.audited.extend(v.audited);
+        }
+        for (k, v) in std::mem::take(&mut self.data.files) {
+            on_disk.files.insert(k, v);
+        }
+        on_disk.version = 1;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| OutputError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let mut text = serde_json::to_string_pretty(&on_disk).expect("the cache serializes");
+        text.push('\n');
+        output::write(&path, text.as_bytes(), Writes::Other, &[])?;
+        self.data = on_disk;
+        self.dirty = false;
+        self.forgotten.clear();
+        Ok(())
+    }
+}
+
+/// SHA-256 of a file, lower-case hex, read in pieces.
+///
+/// # Errors
+/// When the file cannot be read.
+pub fn sha256_file(path: &Path) -> std::io::Result<String> {
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(hex(&h.finalize()))
+}
+
+/// SHA-256 of `text`, lower-case hex.
+#[must_use]
+pub fn sha256_text(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_survive_a_save_and_merge_with_another_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("checked.json");
+        let mut a = Cache::at(&path);
+        let mut b = Cache::at(&path);
+        a.add_certificate("cert-1");
+        a.add_audited("part-1", [3, 5]);
+        a.save();
+        b.add_audited("part-1", [7]);
+        b.add_run_here("part-2");
+        b.save();
+        let c = Cache::at(&path);
+        assert!(c.certificate("cert-1"));
+        assert_eq!(
+            c.part("part-1").unwrap().audited,
+            [3, 5, 7].into_iter().collect()
+        );
+        assert!(c.part("part-2").unwrap().run_here);
+        let mut d = Cache::at(&path);
+        d.forget_part("part-1");
+        d.save();
+        assert!(Cache::at(&path).part("part-1").is_none());
+    }
+
+    #[test]
+    fn a_corrupt_cache_is_ignored_and_a_file_hash_is_kept_by_length_and_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("checked.json");
+        std::fs::write(&path, "{not json").unwrap();
+        let mut c = Cache::at(&path);
+        assert!(!c.certificate("x"));
+        let f = dir.path().join("f");
+        std::fs::write(&f, b"abc").unwrap();
+        let h = c.file_sha256(&f).unwrap();
+        assert_eq!(
+            h,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(c.file_sha256(&f).unwrap(), h);
+        std::fs::write(&f, b"abcd").unwrap();
+        assert_ne!(
+            c.file_sha256(&f).unwrap(),
+            h,
+            "a changed file is hashed again"
+        );
+    }
+}

@@ -1,0 +1,413 @@
+//! Trust: which proofs of none this build has checked, and which records may enter a store.
+//!
+//! A store is a file anyone can write, so a proof in it is a claim. It counts (in `compare`
+//! and the export header) only once its evidence was checked here ([`vet`]):
+//! - a SAT proof by its certificates: the CNF of each part rebuilt, its SHA-256 compared with
+//!   the recorded one, the LRAT certificate checked by [`crate::prove::lrat`];
+//! - an exhaustive proof by its residues ([`crate::exhaust::residue`]): every part searched in
+//!   full on this machine, or audited by [`audit`] (blocks of it re-run, and they matched),
+//!   on top of residues that fit their records.
+//!
+//! Checks that passed are kept in the user's [`Cache`], outside every store, keyed by content.
+//!
+//! `merge` lets a record in only when it holds up ([`admit`]): certificates present and
+//! checking, finished parts carrying a residue that fits, proofs backed by one or the other
+//! (or by a published proof). A part whose residue fits is admitted, and stays claimed until
+//! an audit re-runs some of it.
+
+pub mod audit;
+pub mod cache;
+
+use std::path::Path;
+
+use crate::exhaust::residue::{Residue, Search};
+use crate::exhaust::shard::{Cursor, Shard};
+use crate::exhaust::Plan;
+use crate::prove::certificate::{proof_certificates, Named};
+use crate::prove::lrat::CHECKER;
+use crate::question::{Formula, Question};
+use crate::store::Store;
+use crate::table::sat::{Sat, SatAnswer};
+use crate::table::wire::PartWire;
+use crate::table::{Exhaust, Proof, Provenance};
+pub use cache::Cache;
+
+/// A record that may not enter a store.
+#[derive(Debug, thiserror::Error)]
+#[error("{store}: {what}: {why}")]
+pub struct Refused {
+    /// The store it comes from.
+    pub store: String,
+    /// The record (`proof that no 11-bit magic exists for rook a1`, `part 1/1 of ...`).
+    pub what: String,
+    /// Why.
+    pub why: String,
+}
+
+/// What [`vet`] found wrong (evidence that is there but fails), one line each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Vetted {
+    /// Certificates that fail, residues that do not fit their records.
+    pub problems: Vec<String>,
+}
+
+/// Checks the evidence of every proof in `store` (certificates relative to `dir`, the
+/// store's folder) and records each question's [`Provenance`] in the store. Certificates are
+/// checked unless the cache knows them; exhaustive parts count when the cache knows them run
+/// here or audited.
+pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
+    let mut out = Vetted::default();
+    let mut found: Vec<(Question, Provenance)> = Vec::new();
+    for x in store.sats().filter(|x| x.proves_none()) {
+        let p = match sat_evidence(x, dir, cache) {
+            Ok(()) => Provenance::Certified,
+            Err(why) => {
+                out.problems.push(format!("{}: {why}", x.question));
+                Provenance::Claimed(why)
+            }
+        };
+        found.push((x.question, p));
+    }
+    for proof in store.proofs() {
+        let q = proof.question();
+        if found.iter().any(|(k, p)| *k == q && p.is_checked()) {
+            continue;
+        }
+        match proof_certificates(proof) {
+            Ok(None) => {}
+            Ok(Some(named)) => {
+                let p = match named.iter().try_for_each(|n| check_named(n, dir, cache)) {
+                    Ok(()) => Provenance::Certified,
+                    Err(why) => {
+                        out.problems.push(format!("{q}: {why}"));
+                        Provenance::Claimed(why)
+                    }
+                };
+                found.push((q, p));
+            }
+            Err(why) => {
+                out.problems.push(format!("{q}: {why}"));
+                found.push((q, Provenance::Claimed(why)));
+            }
+        }
+    }
+    for x in store.exhausts().filter(|x| x.complete() && x.magics() == 0) {
+        let p = exhaust_provenance(x, cache, &mut out.problems);
+        found.push((x.question(), p));
+    }
+    for proof in store.proofs() {
+        let q = proof.question();
+        if !found.iter().any(|(k, _)| k.rules_out(q)) {
+            found.push((
+                q,
+                Provenance::Claimed(
+                    "no evidence: neither a certificate nor a finished exhaustive search".into(),
+                ),
+            ));
+        }
+    }
+    for (q, p) in found {
+        store.set_provenance(q, p);
+    }
+    cache.save();
+    out
+}
+
+/// [`vet`] for the store read from the file `path`: its certificates lie beside its real
+/// file (where `prove` wrote them through a symlink).
+pub fn vet_file(store: &mut Store, path: &Path, cache: &mut Cache) -> Vetted {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    vet(store, crate::prove::certificate::store_dir(&real), cache)
+}
+
+/// The provenance of a finished exhaustive search with no magic: checked when every part's
+/// residue fits and the cache knows the part run here or audited.
+fn exhaust_provenance(x: &Exhaust, cache: &Cache, problems: &mut Vec<String>) -> Provenance {
+    let mut audited = 0;
+    let mut missing = Vec::new();
+    for (&k, part) in &x.parts {
+        let shard = Shard {
+            index: k,
+            count: x.shards,
+        };
+        match part_residue(x, part) {
+            Err(why) => {
+                let line = format!("part {shard}: {why}");
+                problems.push(format!("exhaustive search of {} at {} bits, {line}", x.target, x.bits));
+                return Provenance::Claimed(line);
+            }
+            Ok(None) => {
+                return Provenance::Claimed(format!(
+                    "part {shard} has no residue (searched before parts carried evidence; `exhaust --recheck` searches it again)"
+                ))
+            }
+            Ok(Some(_)) => match cache.part(&part_key(x, part)) {
+                Some(c) if c.run_here => {}
+                Some(c) if !c.audited.is_empty() => audited += c.audited.len() as u64,
+                _ => missing.push(shard.to_string()),
+            },
+        }
+    }
+    if missing.is_empty() {
+        Provenance::Evidenced { audited }
+    } else {
+        Provenance::Claimed(format!(
+            "exhaustive search not audited here (part {}; `magichunt audit` re-runs a sample)",
+            missing.join(", ")
+        ))
+    }
+}
+
+/// Checks every certificate of a SAT settlement that proves none.
+fn sat_evidence(x: &Sat, dir: &Path, cache: &mut Cache) -> Result<(), String> {
+    for (&k, part) in &x.parts {
+        let SatAnswer::None { certificate } = &part.answer else {
+            continue;
+        };
+        check_named(
+            &Named {
+                question: x.question,
+                shard: Shard {
+                    index: k,
+                    count: x.shards,
+                },
+                certificate: certificate.clone(),
+                cnf_sha256: part.wire.cnf_sha256.clone(),
+            },
+            dir,
+            cache,
+        )?;
+    }
+    Ok(())
+}
+
+/// Checks one certificate: known to the cache (same question, part, CNF hash and certificate
+/// SHA-256, same checker), or checked now and then remembered.
+///
+/// # Errors
+/// A message naming the certificate and why it does not hold.
+pub fn check_named(n: &Named, dir: &Path, cache: &mut Cache) -> Result<(), String> {
+    check_certificate(n, dir, cache, true)
+}
+
+/// A certificate this large (compressed) is said on stderr before its check: checking runs at
+/// about 36 MB of compressed certificate a second on one core (the shipped 18, 26 MB: 0.7 s
+/// in all), so a 1 GB one takes about half a minute, once per content (see [`Cache`]).
+const ANNOUNCE_CERTIFICATE: u64 = 256 << 20;
+
+/// Checks one certificate; with `reuse`, one the cache knows is not checked again.
+///
+/// # Errors
+/// A message naming the certificate and why it does not hold.
+pub fn check_certificate(
+    n: &Named,
+    dir: &Path,
+    cache: &mut Cache,
+    reuse: bool,
+) -> Result<(), String> {
+    let path = dir.join(&n.certificate);
+    let what = format!("part {} certificate {}", n.shard, n.certificate);
+    let sha = cache
+        .file_sha256(&path)
+        .map_err(|e| format!("{what}: cannot read it ({e})"))?;
+    let key = format!(
+        "sat {} {}-{}-{}-{} {} cnf {} certificate {sha} {CHECKER}",
+        n.question.formula,
+        n.question.target.piece,
+        n.question.target.square,
+        n.question.bits,
+        n.shard.index,
+        n.shard.count,
+        n.cnf_sha256
+    );
+    if reuse && cache.certificate(&key) {
+        return Ok(());
+    }
+    let len = std::fs::metadata(&path).map_or(0, |m| m.len());
+    if len >= ANNOUNCE_CERTIFICATE {
+        crate::say!(
+            "magichunt: checking {} ({} MiB compressed: about 30 s a GiB on one core); a check that passes is kept in the cache of checks",
+            path.display(),
+            len >> 20
+        );
+    }
+    crate::prove::recheck(n.question, n.shard, &path, &n.cnf_sha256)
+        .map_err(|e| format!("{what} does not check: {e}"))?;
+    cache.add_certificate(&key);
+    Ok(())
+}
+
+/// The residue of a part, checked against its record and its plan: `None` when the part
+/// has none.
+///
+/// # Errors
+/// A message when the residue is unreadable, of another scheme, or does not fit (blocks
+/// missing, too few nodes, blocks not adding up, a cursor it does not fit).
+pub fn part_residue(x: &Exhaust, part: &PartWire) -> Result<Option<(Plan, Residue)>, String> {
+    let shard = Shard {
+        index: part.shard,
+        count: x.shards,
+    };
+    let plan = Plan::new(x.target, x.bits).with_task_bits(x.task_bits);
+    if plan.task_bits() != x.task_bits {
+        return Err(format!(
+            "task bits {} exceed the period's {}",
+            x.task_bits,
+            plan.period_bits()
+        ));
+    }
+    if part.done
+        && part.nodes
+            < shard
+                .len(plan.tasks())
+                .saturating_mul(plan.first_level_nodes())
+    {
+        return Err(format!(
+            "{} nodes, fewer than the {} that the first level of its {} subtrees alone tests",
+            part.nodes,
+            shard
+                .len(plan.tasks())
+                .saturating_mul(plan.first_level_nodes()),
+            shard.len(plan.tasks())
+        ));
+    }
+    let Some(w) = &part.residue else {
+        return Ok(None);
+    };
+    let r = Residue::from_wire(w, Search::of(x.target, &plan, shard), plan.tasks())?;
+    if part.done {
+        r.check_finished(&plan, part.nodes)?;
+    } else {
+        let done = match &part.cursor {
+            Some(c) => Cursor::decode(c).map_err(|e| e.to_string())?.done,
+            None => 0,
+        };
+        if !r.fits(done) {
+            return Err(format!(
+                "its residue does not fit its cursor ({done} subtrees searched)"
+            ));
+        }
+    }
+    Ok(Some((plan, r)))
+}
+
+/// The cache key of a part: its search, counts, best magic and residue, hashed.
+#[must_use]
+pub fn part_key(x: &Exhaust, part: &PartWire) -> String {
+    let r = part.residue.as_ref();
+    let text = format!(
+        "exhaust {}-{}-{} t{} {}/{} done {} nodes {} magics {} best {} residue {} {} {}",
+        x.target.piece,
+        x.target.square,
+        x.bits,
+        x.task_bits,
+        part.shard,
+        x.shards,
+        part.done,
+        part.nodes,
+        part.magics,
+        part.best.as_deref().unwrap_or("-"),
+        r.map_or("-", |r| r.scheme.as_str()),
+        r.map_or(0, |r| r.block),
+        r.map_or(String::new(), |r| r.blocks.join(","))
+    );
+    format!("part {}", cache::sha256_text(&text))
+}
+
+/// Checks that the records of `store` (read from `name`, certificates relative to `dir`) may
+/// enter another store: every certificate its SAT parts and proofs name is there and checks,
+/// every part of its exhaustive searches carries a residue that fits (a finished part without
+/// one only with `accept_claimed`), and every proof is backed by a certificate, a finished
+/// exhaustive search, or a published proof (or `accept_claimed`, when it stays claimed).
+///
+/// # Errors
+/// [`Refused`] naming the first record that does not hold.
+pub fn admit(
+    store: &Store,
+    name: &str,
+    dir: &Path,
+    cache: &mut Cache,
+    accept_claimed: bool,
+) -> Result<(), Refused> {
+    let refuse = |what: String, why: String| Refused {
+        store: name.to_string(),
+        what,
+        why,
+    };
+    for x in store.sats() {
+        sat_evidence(x, dir, cache)
+            .map_err(|why| refuse(format!("SAT settlement of {}", x.question), why))?;
+    }
+    let mut certified: Vec<Question> = Vec::new();
+    for p in store.proofs() {
+        let what = proof_name(p);
+        match proof_certificates(p).map_err(|why| refuse(what.clone(), why))? {
+            None => {}
+            Some(named) => {
+                for n in &named {
+                    check_named(n, dir, cache).map_err(|why| refuse(what.clone(), why))?;
+                }
+                certified.push(p.question());
+            }
+        }
+    }
+    let mut evidenced: Vec<Question> = Vec::new();
+    for x in store.exhausts() {
+        let mut all = true;
+        for part in x.parts.values() {
+            let what = format!(
+                "part {}/{} of the exhaustive search of {} at {} bits",
+                part.shard, x.shards, x.target, x.bits
+            );
+            match part_residue(x, part).map_err(|why| refuse(what.clone(), why))? {
+                Some(_) => {}
+                None if !part.done => all = false,
+                None if accept_claimed => all = false,
+                None => {
+                    return Err(refuse(
+                        what,
+                        "finished without a residue (searched before parts carried evidence): its search cannot be checked; search it again with this build, or merge with --accept-claimed to keep it as a claim".into(),
+                    ))
+                }
+            }
+        }
+        if all && x.complete() && x.magics() == 0 {
+            evidenced.push(x.question());
+        }
+    }
+    let sat_none: Vec<Question> = store
+        .sats()
+        .filter(|x| x.proves_none())
+        .map(|x| x.question)
+        .collect();
+    for p in store.proofs() {
+        let q = p.question();
+        let covers = |k: &Question| k.rules_out(q);
+        let published = q.formula == Formula::Plain
+            && crate::published::proof(q.target).is_some_and(|pp| pp.bits >= q.bits);
+        let backed = certified.iter().any(covers)
+            || sat_none.iter().any(covers)
+            || evidenced.iter().any(covers)
+            || published;
+        if !backed && !accept_claimed {
+            return Err(refuse(
+                proof_name(p),
+                "no evidence: it names no certificate, and the store holds no finished exhaustive search of it with residues (merge with --accept-claimed to keep it as a claim, never counted)".into(),
+            ));
+        }
+    }
+    cache.save();
+    Ok(())
+}
+
+/// `proof that no 11-bit magic exists for rook a1` (black: `... black magic ...`).
+fn proof_name(p: &Proof) -> String {
+    let kind = match p.formula {
+        Formula::Plain => "",
+        Formula::Black => " black",
+    };
+    format!(
+        "proof that no {}-bit{kind} magic exists for {}",
+        p.bits, p.target
+    )
+}

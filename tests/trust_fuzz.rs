@@ -1,0 +1,521 @@
+//! Issue 23, point 5: `merge` and the proof and exhaust records under seeded random mutation.
+//!
+//! A base store holds one proof of each kind, all checked: bishop b8 at 3 bits by SAT (its
+//! certificate), bishop d8 at 4 and rook f7 at 8 bits by exhaustive search (residues the
+//! cache knows run here). Each input is the base's JSON with one to three random mutations:
+//! mostly ones that keep a value's type (a count off by a little, a string or digest changed,
+//! an element dropped or doubled, a field taken from another record), so that the input still
+//! parses and what changes is what it claims; some that break the shape; a forger's (a proof
+//! claiming one more bit or another square, sometimes with its records changed to match); and
+//! sometimes the text itself cut or a bit flipped. For every input, in process: parsing,
+//! loading, `admit`, merging into the base and vetting never panic, and neither the input nor
+//! the merged store counts a proof the base did not (for every square, the highest bit count
+//! counted impossible is at most the base's). Some inputs also go through the binary (`merge
+//! INPUT BASE --out BASE`): never a panic, the input never changed, the base changed only by
+//! a merge that succeeded, and then still counting nothing new. The test prints how many
+//! inputs it tried and how far they got.
+
+use std::fs;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::process::Command;
+
+use magichunt::exhaust::residue::{Residue, Search, TaskResult};
+use magichunt::exhaust::shard::Shard;
+use magichunt::exhaust::{Plan, Searcher};
+use magichunt::store::Store;
+use magichunt::table::{Provenance, Table};
+use magichunt::trust::{self, Cache};
+use magichunt::{Piece, Square, Target};
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde_json::{json, Value};
+
+/// Inputs tried in process, and how many of those that got in also run through the binary
+/// (with one in a few hundred of all).
+const INPUTS: usize = 10_000;
+const THROUGH_THE_BINARY: usize = 20;
+
+fn target(p: Piece, s: &str) -> Target {
+    Target::new(p, s.parse::<Square>().unwrap())
+}
+
+/// The exhaust record of bishop d8 at 4 bits with its residue, searched here.
+fn d8_record() -> Value {
+    let t = target(Piece::Bishop, "d8");
+    let plan = Plan::new(t, 4);
+    let search = Search::of(t, &plan, Shard::WHOLE);
+    let mut r = Residue::new(search, plan.tasks());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut s = Searcher::new(&plan);
+    let mut nodes = 0;
+    for j in 0..r.len {
+        let task = Shard::WHOLE.task_at(j, plan.tasks());
+        let tally = s.run_task(task, &stop).unwrap();
+        nodes += tally.nodes;
+        r.push(j, &TaskResult { task, tally });
+    }
+    json!({"piece": "bishop", "square": "d8", "bits": 4, "shards": 1,
+        "task_bits": plan.task_bits(),
+        "parts": [{"shard": 1, "done": true, "magics": 0, "nodes": nodes, "seconds": 0.01,
+            "residue": serde_json::to_value(r.to_wire()).unwrap()}]})
+}
+
+/// The base store's JSON, in `dir` with its certificate.
+fn base(dir: &Path) -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    fs::create_dir_all(dir.join("proofs")).unwrap();
+    fs::copy(
+        root.join("results/proofs/bishop-b8-3.lrat.gz"),
+        dir.join("proofs/bishop-b8-3.lrat.gz"),
+    )
+    .unwrap();
+    let shipped: Value =
+        serde_json::from_str(&fs::read_to_string(root.join("results/best.json")).unwrap()).unwrap();
+    let pick = |list: &str, piece: &str, square: &str| -> Vec<Value> {
+        shipped[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["piece"] == piece && x["square"] == square)
+            .cloned()
+            .collect()
+    };
+    let f7: Value = serde_json::from_str(
+        &fs::read_to_string(root.join("results/campaign/rook-f7-8.json")).unwrap(),
+    )
+    .unwrap();
+    let mut entries = pick("entries", "bishop", "b8");
+    entries.extend(pick("entries", "rook", "f7"));
+    entries.extend(pick("entries", "bishop", "d8"));
+    let mut proofs = pick("proofs", "bishop", "b8");
+    proofs.extend(f7["proofs"].as_array().unwrap().iter().cloned());
+    proofs.push(
+        json!({"piece": "bishop", "square": "d8", "bits": 4, "none": true,
+        "method": "exhaustive search of one period, low bits first (magichunt 0.1.0, 1 parts)"}),
+    );
+    json!({"version": 1, "entries": entries, "proofs": proofs,
+        "sat": pick("sat", "bishop", "b8"),
+        "exhaust": [f7["exhaust"][0].clone(), d8_record()]})
+}
+
+/// The highest bit count counted impossible (checked proofs only) per square.
+fn counted(store: &Store) -> Vec<Option<u32>> {
+    Target::all()
+        .map(|t| store.proven_none_counted(t))
+        .collect()
+}
+
+/// Whether `got` counts nothing beyond `base`.
+fn within(got: &[Option<u32>], base: &[Option<u32>]) -> Option<usize> {
+    got.iter().zip(base).position(|(g, b)| g > b)
+}
+
+/// One random mutation of `v`.
+fn mutate(v: &mut Value, rng: &mut Xoshiro256PlusPlus, donor: &Value) {
+    if rng.next_u64().is_multiple_of(6) {
+        return forge(v, rng);
+    }
+    let at = random_pointer(v, rng);
+    let node = v.pointer_mut(&at).expect("the pointer was walked in v");
+    let strings = [
+        "",
+        "rook",
+        "bishop",
+        "a1",
+        "h8",
+        "b1",
+        "black",
+        "plain",
+        "unsat",
+        "sat",
+        "proofs/bishop-b8-3.lrat.gz",
+        "../x",
+        "/etc/passwd",
+        "t18:5",
+        "t12:99999999",
+        "magichunt-residue 1",
+        "0x0000000000000000",
+        "0000000000000000:1",
+        "ffffffffffffffff:0",
+        "zz",
+        "2026-11-23T18:11:37Z",
+    ];
+    // Three in four keep the node's type, so that most mutants still parse and what changes
+    // is what the records say; the rest break the shape.
+    if !rng.next_u64().is_multiple_of(4) {
+        return plausible(node, rng, donor, &strings);
+    }
+    match rng.next_u64() % 12 {
+        0 => *node = json!(rng.next_u64() % 20),
+        1 => *node = json!(rng.next_u64()),
+        2 => *node = json!(-1),
+        3 => *node = json!(1e300),
+        4 => *node = json!(strings[pick(rng, strings.len())]),
+        5 => *node = Value::Null,
+        6 => *node = json!(rng.next_u64().is_multiple_of(2)),
+        7 => match node {
+            Value::Object(o) if !o.is_empty() => {
+                let k = o.keys().nth(pick(rng, o.len())).unwrap().clone();
+                o.remove(&k);
+            }
+            Value::Array(a) if !a.is_empty() => {
+                let i = pick(rng, a.len());
+                a.remove(i);
+            }
+            _ => *node = json!([]),
+        },
+        8 => match node {
+            Value::Array(a) if !a.is_empty() => {
+                let i = pick(rng, a.len());
+                let x = a[i].clone();
+                a.push(x);
+            }
+            Value::Object(o) => {
+                o.insert("extra".into(), json!({"a": [1, 2]}));
+            }
+            _ => {}
+        },
+        9 => match node {
+            Value::Number(n) => {
+                let x = n.as_u64().unwrap_or(1);
+                *node = json!(x.wrapping_add(1 + rng.next_u64() % 3));
+            }
+            Value::String(s) if !s.is_empty() => {
+                let mut b = s.clone().into_bytes();
+                let i = pick(rng, b.len());
+                b[i] = b"0123456789abcdefx:/."[pick(rng, 20)];
+                *node = json!(String::from_utf8_lossy(&b));
+            }
+            _ => {}
+        },
+        10 => {
+            // A piece of the donor (the base itself) grafted here.
+            let mut d = donor;
+            for _ in 0..(rng.next_u64() % 5) {
+                d = match d {
+                    Value::Object(o) if !o.is_empty() => {
+                        o.values().nth(pick(rng, o.len())).unwrap()
+                    }
+                    Value::Array(a) if !a.is_empty() => &a[pick(rng, a.len())],
+                    _ => break,
+                };
+            }
+            *node = d.clone();
+        }
+        _ => *node = json!({"version": 1}),
+    }
+}
+
+/// A JSON pointer to a random node up to eight levels down in `v`: mostly deep ones (a step
+/// goes on into a list or an object three times in four when there is one), where the
+/// records' fields are, rarely the whole table.
+fn random_pointer(v: &Value, rng: &mut Xoshiro256PlusPlus) -> String {
+    let mut pointer = String::new();
+    let mut node = v;
+    let depth = if rng.next_u64().is_multiple_of(16) {
+        0
+    } else {
+        1 + rng.next_u64() % 8
+    };
+    for _ in 0..depth {
+        let children: Vec<(String, &Value)> = match node {
+            Value::Object(o) => o
+                .iter()
+                .map(|(k, x)| (k.replace('~', "~0").replace('/', "~1"), x))
+                .collect(),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (i.to_string(), x))
+                .collect(),
+            _ => break,
+        };
+        let inner: Vec<&(String, &Value)> = children
+            .iter()
+            .filter(|(_, x)| x.is_object() || x.is_array())
+            .collect();
+        let (step, next) = if !inner.is_empty() && !rng.next_u64().is_multiple_of(4) {
+            inner[pick(rng, inner.len())]
+        } else if children.is_empty() {
+            break;
+        } else {
+            &children[pick(rng, children.len())]
+        };
+        pointer.push('/');
+        pointer.push_str(step);
+        node = next;
+    }
+    pointer
+}
+
+/// A forger's mutation: one proof claims one more bit, or another square, and sometimes the
+/// exhaust and SAT records of its square are changed to match (as if they backed it).
+fn forge(v: &mut Value, rng: &mut Xoshiro256PlusPlus) {
+    let Some(proofs) = v.get_mut("proofs").and_then(Value::as_array_mut) else {
+        return;
+    };
+    if proofs.is_empty() {
+        return;
+    }
+    let i = pick(rng, proofs.len());
+    let (piece, square) = (
+        proofs[i].get("piece").cloned(),
+        proofs[i].get("square").cloned(),
+    );
+    let more_bits = !rng.next_u64().is_multiple_of(3);
+    let new_square = json!(["a1", "b1", "h8", "e4", "f7", "d8", "b8"][pick(rng, 7)]);
+    let change = |x: &mut Value| {
+        let Some(o) = x.as_object_mut() else { return };
+        if !more_bits {
+            o.insert("square".into(), new_square.clone());
+        } else if let Some(b) = o.get("bits").and_then(Value::as_u64) {
+            o.insert("bits".into(), json!(b + 1));
+        }
+    };
+    change(&mut proofs[i]);
+    if rng.next_u64().is_multiple_of(2) {
+        for list in ["exhaust", "sat"] {
+            for x in v
+                .get_mut(list)
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                if x.get("piece") == piece.as_ref() && x.get("square") == square.as_ref() {
+                    change(x);
+                }
+            }
+        }
+    }
+}
+
+/// A mutation that keeps `node`'s type: a count off by a little, halved, doubled, zero or
+/// random; a string swapped for one of `words` or with a character changed; a flag flipped;
+/// an element dropped, doubled or two swapped; a key dropped, or its value replaced by the
+/// value of the same key elsewhere in `donor` (another record's nodes, residue, certificate).
+fn plausible(node: &mut Value, rng: &mut Xoshiro256PlusPlus, donor: &Value, words: &[&str]) {
+    match node {
+        Value::Number(n) => {
+            let x = n.as_u64().unwrap_or(0);
+            *node = json!(match rng.next_u64() % 6 {
+                0 => x.saturating_sub(1 + rng.next_u64() % 3),
+                1 => x.saturating_add(1 + rng.next_u64() % 3),
+                2 => x / 2,
+                3 => x.saturating_mul(2),
+                4 => rng.next_u64() % 64,
+                _ => rng.next_u64(),
+            });
+        }
+        Value::String(s) => {
+            if s.is_empty() || rng.next_u64().is_multiple_of(3) {
+                *s = words[pick(rng, words.len())].to_string();
+            } else {
+                let mut b = s.clone().into_bytes();
+                let i = pick(rng, b.len());
+                b[i] = b"0123456789abcdefx:/."[pick(rng, 20)];
+                *s = String::from_utf8_lossy(&b).into_owned();
+            }
+        }
+        Value::Bool(b) => *b = !*b,
+        Value::Array(a) if !a.is_empty() => {
+            let i = pick(rng, a.len());
+            match rng.next_u64() % 3 {
+                0 => {
+                    a.remove(i);
+                }
+                1 => {
+                    let x = a[i].clone();
+                    a.insert(pick(rng, a.len() + 1), x);
+                }
+                _ => {
+                    let j = pick(rng, a.len());
+                    a.swap(i, j);
+                }
+            }
+        }
+        Value::Object(o) if !o.is_empty() => {
+            let k = o.keys().nth(pick(rng, o.len())).unwrap().clone();
+            let mut same = Vec::new();
+            values_of(donor, &k, &mut same);
+            if same.is_empty() || rng.next_u64().is_multiple_of(3) {
+                o.remove(&k);
+            } else {
+                o.insert(k, same[pick(rng, same.len())].clone());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every value under the key `key` anywhere in `v`.
+fn values_of<'a>(v: &'a Value, key: &str, out: &mut Vec<&'a Value>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                if k == key {
+                    out.push(x);
+                }
+                values_of(x, key, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| values_of(x, key, out)),
+        _ => {}
+    }
+}
+
+fn pick(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
+}
+
+/// The mutant's bytes: the JSON text, sometimes cut or with a byte changed.
+fn bytes_of(v: &Value, rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
+    let mut b = serde_json::to_vec_pretty(v).unwrap();
+    match rng.next_u64() % 16 {
+        0 => b.truncate(pick(rng, b.len())),
+        1 => {
+            let i = pick(rng, b.len());
+            b[i] ^= 1 << (rng.next_u64() % 8);
+        }
+        _ => {}
+    }
+    b
+}
+
+#[test]
+fn merge_and_records_under_random_mutation() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let base_json = base(d);
+    let base_path = d.join("base.json");
+    fs::write(&base_path, serde_json::to_vec_pretty(&base_json).unwrap()).unwrap();
+    // The base's checks, as a cache would hold them after its searches ran here.
+    let cache_path = d.join("cache.json");
+    let mut cache = Cache::at(&cache_path);
+    let mut base_store = Store::load(&base_path).unwrap();
+    for x in base_store.exhausts() {
+        for p in x.parts.values() {
+            cache.add_run_here(&trust::part_key(x, p));
+        }
+    }
+    cache.save();
+    let mut cache = Cache::at(&cache_path);
+    trust::vet(&mut base_store, d, &mut cache);
+    let legit = counted(&base_store);
+    let provenances: Vec<Provenance> = base_store
+        .proofs()
+        .map(|p| base_store.provenance(p))
+        .collect();
+    assert_eq!(provenances.len(), 3);
+    assert!(
+        provenances.iter().all(Provenance::is_checked),
+        "the base's three proofs are checked: {provenances:?}"
+    );
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    // How far each input got: parsed, loaded, admitted, merged.
+    let mut reached = [0usize; 4];
+    let (mut false_claims, mut binary) = (0, 0);
+    for n in 0..INPUTS {
+        let mut v = base_json.clone();
+        for _ in 0..=(rng.next_u64() % 3) {
+            mutate(&mut v, &mut rng, &base_json);
+        }
+        let bytes = bytes_of(&v, &mut rng);
+        let accept_claimed = rng.next_u64().is_multiple_of(2);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let Ok(table) = Table::parse(&bytes, Path::new("mutant.json")) else {
+                return (0, false);
+            };
+            let Ok(mut store) = Store::from_table(table, "mutant.json") else {
+                return (1, false);
+            };
+            // A mutant that claims more than the base: the case the checks are there for.
+            let claims_more = within(
+                &Target::all()
+                    .map(|t| store.proven_none(t))
+                    .collect::<Vec<_>>(),
+                &legit,
+            )
+            .is_some();
+            let mut own = store.clone();
+            trust::vet(&mut own, d, &mut cache);
+            if let Some(i) = within(&counted(&own), &legit) {
+                panic!("the mutant alone counts a false proof on square {i}");
+            }
+            if trust::admit(&store, "mutant.json", d, &mut cache, accept_claimed).is_err() {
+                return (2, claims_more);
+            }
+            let mut into = Store::load(&base_path).unwrap();
+            if into
+                .merge(std::mem::take(&mut store), "base", "mutant")
+                .is_err()
+            {
+                return (3, claims_more);
+            }
+            trust::vet(&mut into, d, &mut cache);
+            if let Some(i) = within(&counted(&into), &legit) {
+                panic!("the merged store counts a false proof on square {i}");
+            }
+            (4, claims_more)
+        }));
+        let Ok((stage, claims_more)) = outcome else {
+            fs::write("/tmp/magichunt-fuzz-failure.json", &bytes).unwrap();
+            panic!("input {n} (seed 23) panicked; written to /tmp/magichunt-fuzz-failure.json");
+        };
+        for r in &mut reached[..stage] {
+            *r += 1;
+        }
+        false_claims += usize::from(claims_more);
+        // Through the binary: a spread of all inputs, and of those that got in.
+        if n % (INPUTS / 10) == 0 || (stage == 4 && binary < THROUGH_THE_BINARY && n % 7 == 0) {
+            binary += 1;
+            through_the_binary(d, &bytes, &base_path, &cache_path, &legit, n);
+        }
+    }
+    let [parsed, loaded, admitted, merged] = reached;
+    println!(
+        "fuzz merge: {INPUTS} inputs tried: {parsed} parsed, {loaded} loaded, {admitted} admitted, {merged} merged, {false_claims} claiming a proof the base does not hold (none counted); {binary} also through the binary"
+    );
+    // The mutations must reach every stage and forge claims, or the test shows little.
+    assert!(parsed > INPUTS / 4 && loaded > INPUTS / 5 && admitted > INPUTS / 10);
+    assert!(
+        merged > INPUTS / 20 && false_claims > INPUTS / 100,
+        "{reached:?} {false_claims}"
+    );
+    assert!(parsed < INPUTS && admitted < loaded);
+    assert!(binary >= 20, "{binary}");
+}
+
+/// `merge MUTANT BASE --out BASE` on copies: no panic, the mutant untouched, the base
+/// changed only by a merge that succeeded and then counting nothing new.
+fn through_the_binary(
+    d: &Path,
+    bytes: &[u8],
+    base: &Path,
+    cache: &Path,
+    legit: &[Option<u32>],
+    n: usize,
+) {
+    let input = d.join("mutant.json");
+    let out = d.join("out.json");
+    fs::write(&input, bytes).unwrap();
+    fs::copy(base, &out).unwrap();
+    let before = fs::read(&out).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_magichunt"))
+        .env("MAGICHUNT_CACHE", cache)
+        .current_dir(d)
+        .args(["merge", "mutant.json", "out.json", "--out", "out.json"])
+        .output()
+        .unwrap();
+    let why = || format!("input {n}: {o:?}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(matches!(o.status.code(), Some(0 | 2)), "{}", why());
+    assert_eq!(fs::read(&input).unwrap(), bytes, "{}", why());
+    if o.status.code() == Some(2) {
+        assert_eq!(fs::read(&out).unwrap(), before, "{}", why());
+        return;
+    }
+    let mut merged = Store::load(&out).unwrap();
+    trust::vet(&mut merged, d, &mut Cache::at(cache));
+    assert!(within(&counted(&merged), legit).is_none(), "{}", why());
+}
