@@ -12,7 +12,7 @@ use crate::piece::{Piece, Target};
 use crate::published;
 use crate::question::Formula;
 use crate::square::Square;
-use crate::store::proven_optimal;
+use crate::store::{optimal_if_claims_hold, proven_optimal};
 
 /// Arguments of `show`.
 #[derive(Debug, Args)]
@@ -66,7 +66,7 @@ pub(super) fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
     if from.missing() {
         anyhow::bail!("no store at {} (a mistyped --store?)", from.name());
     }
-    let store = from.load()?;
+    let store = super::stores::load_counting(&from, false)?;
     let name = from.name();
     let Some(e) = store.best(target) else {
         println!("in the store        none ({name})");
@@ -95,6 +95,14 @@ pub(super) fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
             None if e.bits == occ.lower_bound_bits() => "yes: at the lower bound".to_string(),
             None => format!("yes: no magic at {} bits (published proof)", e.bits - 1),
         }
+    } else if let Some(p) =
+        own.filter(|p| p.bits + 1 == e.bits && optimal_if_claims_hold(&store, target, e.bits))
+    {
+        format!(
+            "claimed: the store records no magic at {} bits ({}), not checked here (`magichunt audit` or `prove --check-certificates` on a checkout's store checks it)",
+            p.bits,
+            p.method.as_deref().unwrap_or("the store's proof")
+        )
     } else {
         format!("not known: nobody has settled {} bits", e.bits - 1)
     };

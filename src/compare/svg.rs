@@ -41,12 +41,10 @@ const fn fill(status: Status) -> (&'static str, &'static str) {
 fn legend(status: Status, published: bool) -> &'static str {
     match (status, published) {
         (Status::Optimal, _) => "proven optimal: no magic with fewer bits exists",
-        (Status::Claimed, _) => {
-            "optimal by a proof only claimed: not checked here (magichunt audit)"
-        }
+        (Status::Claimed, _) => "optimal by a claimed proof, not checked here",
         (Status::Ahead, true) => "ahead of the records: a new record, not proven optimal",
         (Status::Ahead, false) => "ahead of theirs, not proven optimal",
-        (Status::Level, true) => "open: at the record, fewer bits neither found nor ruled out",
+        (Status::Level, true) => "open: fewer bits neither found nor ruled out",
         (Status::Level, false) => "open: level with theirs, not proven optimal",
         (Status::Behind, true) => "behind the records",
         (Status::Behind, false) => "behind theirs",
