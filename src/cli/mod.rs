@@ -6,6 +6,7 @@
 mod bench;
 mod compare;
 mod docs;
+mod estimate;
 mod exhaust;
 mod export;
 mod hunt;

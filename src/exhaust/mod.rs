@@ -16,6 +16,7 @@
 
 pub mod bench;
 mod bits;
+pub mod estimate;
 mod ring;
 pub mod run;
 pub mod shard;
