@@ -24,7 +24,8 @@ pub struct EstimateArgs {
     #[arg(long = "estimate", value_name = "QUESTION", num_args = 1.., value_parser = question_arg,
           conflicts_with_all = ["exhaust", "threads", "reps"])]
     pub questions: Vec<Question>,
-    /// With --estimate: tasks to sample per question [default: as many as the budget allows].
+    /// With --estimate: tasks to sample per question [default: as many as the budget allows, at
+    /// most 4,194,304].
     #[arg(long, requires = "questions", value_parser = clap::value_parser!(u64).range(1..))]
     sample: Option<u64>,
     /// With --estimate: stop sampling a question after this long (a task still running is cut

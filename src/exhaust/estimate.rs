@@ -39,6 +39,12 @@ use crate::search::candidates::task_rng;
 /// and the projection is a lower bound.
 pub const CUT_COUNTS_BELOW: usize = 30;
 
+/// At most this many units (tasks, or batches of consecutive draws) per bootstrap resample.
+pub const BOOT_UNITS: usize = 10_000;
+
+/// At most this many tasks per sample: the sampler and the costs take about 60 bytes a task.
+pub const MAX_SAMPLE: u64 = 1 << 22;
+
 /// Bootstrap resamples behind an interval.
 pub const RESAMPLES: usize = 2000;
 
@@ -49,7 +55,7 @@ const STREAM: u64 = 0x6573_7469_6d61_7465;
 /// How to sample one question.
 #[derive(Clone, Debug)]
 pub struct EstimateConfig {
-    /// Tasks to draw (at most all of them).
+    /// Tasks to draw (at most all of them, and at most [`MAX_SAMPLE`]).
     pub sample: u64,
     /// Stop drawing after this long (wall time), cutting off a task still running.
     pub budget: Option<Duration>,
@@ -308,12 +314,23 @@ fn bootstrap(xs: &[f64], tasks: u64, rng: &mut Xoshiro256PlusPlus) -> Projection
             hi: None,
         };
     }
+    // Past BOOT_UNITS tasks the resampled units are batches of consecutive draws (the draws are
+    // in random order, so the batches are a random split): the same mean, and the cost of a
+    // resample stays bounded on samples of millions of tiny tasks.
+    let g = n.min(BOOT_UNITS);
+    let units: Vec<(f64, f64)> = (0..g)
+        .map(|k| {
+            let part = &xs[k * n / g..(k + 1) * n / g];
+            (part.iter().sum(), part.len() as f64)
+        })
+        .collect();
     let mut boot: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
-            (0..n)
-                .map(|_| xs[below(rng, n as u64) as usize])
-                .sum::<f64>()
-                / n as f64
+            let (sum, count) = (0..g).fold((0.0, 0.0), |(s, c), _| {
+                let u = units[below(rng, g as u64) as usize];
+                (s + u.0, c + u.1)
+            });
+            sum / count
         })
         .collect();
     boot.sort_by(f64::total_cmp);
@@ -368,7 +385,7 @@ pub fn estimate(
         plan = plan.with_task_bits(t);
     }
     let rng = task_rng(cfg.seed, target, bits, STREAM);
-    let planned = cfg.sample.min(plan.tasks());
+    let planned = cfg.sample.min(plan.tasks()).min(MAX_SAMPLE);
     let order =
         Sampler::new(plan.tasks(), rng).take(usize::try_from(planned).unwrap_or(usize::MAX));
     let deadline = cfg.budget.map(|b| Instant::now() + b);
@@ -532,6 +549,31 @@ mod tests {
         let target = Target::new(Piece::Bishop, "d8".parse::<Square>().unwrap());
         let nodes = coverage(&all, 400, 200, 11, target, 5);
         assert!(nodes > 0.8, "coverage {nodes}");
+    }
+
+    #[test]
+    fn batched_bootstrap_of_a_big_sample_brackets_the_total() {
+        // 30,000 draws (past BOOT_UNITS, so resampled in batches) from 100,000 Pareto costs.
+        let mut r = rng(8);
+        let all: Vec<TaskCost> = (0..100_000)
+            .map(|t| {
+                let u = (below(&mut r, 1 << 30) as f64 + 0.5) / f64::from(1u32 << 30);
+                cost(t, (1000.0 * u.powf(-1.0 / 1.5)) as u64)
+            })
+            .collect();
+        let exact: f64 = all.iter().map(|c| c.nodes as f64).sum();
+        let target = Target::new(Piece::Bishop, "d8".parse::<Square>().unwrap());
+        let mut hits = 0;
+        for seed in 0..20 {
+            let picked: Vec<TaskCost> = sample_tasks(100_000, 30_000, rng(100 + seed))
+                .into_iter()
+                .map(|i| all[i as usize])
+                .collect();
+            let (_, nodes) = project(&picked, 100_000, &mut task_rng(seed, target, 5, 1));
+            assert!(nodes.hi.unwrap() - nodes.lo.unwrap() < 0.2 * exact);
+            hits += u32::from(nodes.contains(exact));
+        }
+        assert!(hits >= 16, "{hits} of 20");
     }
 
     #[test]

@@ -226,7 +226,9 @@ mod tests {
     }
 
     fn random_shape(rng: &mut Xoshiro256PlusPlus, span: u32) -> Shape {
-        let mut slots: Vec<u32> = (1..span).filter(|_| rng.next_u32().is_multiple_of(3)).collect();
+        let mut slots: Vec<u32> = (1..span)
+            .filter(|_| rng.next_u32().is_multiple_of(3))
+            .collect();
         slots.insert(0, 0);
         slots.push(span - 1);
         slots.dedup();
