@@ -158,7 +158,7 @@ fn interval(p: &Projection, f: &dyn Fn(f64) -> String) -> String {
 fn print_line(e: &Estimate, check: Option<&FullCheck>) {
     let sci = |x: f64| format!("{x:.4e}");
     let mut line = format!(
-        "{}: period 2^{}, 2^{} tasks, {} of {} sampled tasks done ({:.3}% of the period), {:.1} CPU-s, {:.3e} nodes/s; projected CPU {}, nodes {}",
+        "{}: period 2^{}, 2^{} tasks, {} of {} sampled tasks done ({:.3}% of the period), {:.1} CPU-s ({:.3e} s a task), {:.3e} nodes/s; projected CPU {}, nodes {}",
         e.question,
         e.period_bits,
         e.task_bits,
@@ -166,6 +166,7 @@ fn print_line(e: &Estimate, check: Option<&FullCheck>) {
         e.planned,
         e.fraction * 100.0,
         e.sample_cpu_s,
+        e.sample_cpu_s / e.finished.max(1) as f64,
         e.nodes_per_s,
         interval(&e.cpu_s, &human),
         interval(&e.nodes, &sci),
