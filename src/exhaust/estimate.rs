@@ -534,18 +534,23 @@ mod tests {
         assert!(n.contains(700.0) && n.hi.unwrap() - n.lo.unwrap() < 1e-6);
     }
 
+    /// `n` tasks with Pareto node counts of tail index `alpha` (at least 1,000 each).
+    fn pareto(n: u64, alpha: f64, seed: u64) -> Vec<TaskCost> {
+        let mut r = rng(seed);
+        (0..n)
+            .map(|t| {
+                let u = (below(&mut r, 1 << 30) as f64 + 0.5) / f64::from(1u32 << 30);
+                cost(t, (1000.0 * u.powf(-1.0 / alpha)) as u64)
+            })
+            .collect()
+    }
+
     #[test]
     fn heavy_tails_are_covered_near_the_nominal_rate() {
         // Pareto-like costs (tail index 1.5): the interval of a 400-task sample out of 10,000
         // holds the exact total in most runs (the bootstrap runs a little short of 95 % on
         // such tails, not far below).
-        let mut r = rng(7);
-        let all: Vec<TaskCost> = (0..10_000)
-            .map(|t| {
-                let u = (below(&mut r, 1 << 30) as f64 + 0.5) / f64::from(1u32 << 30);
-                cost(t, (1000.0 * u.powf(-1.0 / 1.5)) as u64)
-            })
-            .collect();
+        let all = pareto(10_000, 1.5, 7);
         let target = Target::new(Piece::Bishop, "d8".parse::<Square>().unwrap());
         let nodes = coverage(&all, 400, 200, 11, target, 5);
         assert!(nodes > 0.8, "coverage {nodes}");
@@ -555,13 +560,7 @@ mod tests {
     fn batched_bootstrap_of_a_big_sample_brackets_the_total() {
         // 30,000 draws (past BOOT_UNITS, so resampled in batches) from 100,000 Pareto costs
         // (tail index 2.5: a finite variance, so the interval must also be narrow).
-        let mut r = rng(8);
-        let all: Vec<TaskCost> = (0..100_000)
-            .map(|t| {
-                let u = (below(&mut r, 1 << 30) as f64 + 0.5) / f64::from(1u32 << 30);
-                cost(t, (1000.0 * u.powf(-1.0 / 2.5)) as u64)
-            })
-            .collect();
+        let all = pareto(100_000, 2.5, 8);
         let exact: f64 = all.iter().map(|c| c.nodes as f64).sum();
         let target = Target::new(Piece::Bishop, "d8".parse::<Square>().unwrap());
         let mut hits = 0;
