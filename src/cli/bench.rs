@@ -30,12 +30,17 @@ pub struct BenchArgs {
     /// With --exhaust, only the targets that take seconds (skips bishop h2 and rook h7 at 10).
     #[arg(long, requires = "exhaust")]
     quick: bool,
+    #[command(flatten)]
+    estimate: super::estimate::EstimateArgs,
 }
 
 /// Runs `bench`.
 pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     if args.exhaust {
         return run_exhaust(args);
+    }
+    if !args.estimate.questions.is_empty() {
+        return super::estimate::run(&args.estimate, args.json);
     }
     let mut config = BenchConfig {
         reps: args.reps.unwrap_or(5) as usize,

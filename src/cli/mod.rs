@@ -7,6 +7,7 @@ mod audit;
 mod bench;
 mod compare;
 mod docs;
+mod estimate;
 mod exhaust;
 mod export;
 mod hunt;

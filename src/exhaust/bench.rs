@@ -265,7 +265,7 @@ fn median(xs: &mut [f64]) -> f64 {
 /// CPU time of the calling thread in nanoseconds, on Linux (the first field of
 /// `/proc/thread-self/schedstat`); on a machine shared with other work it is what the thread
 /// really got, where wall time is not.
-fn thread_cpu_ns() -> Option<u64> {
+pub(super) fn thread_cpu_ns() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     text.split_whitespace().next()?.parse().ok()
 }

@@ -16,6 +16,7 @@
 
 pub mod bench;
 mod bits;
+pub mod estimate;
 pub mod residue;
 mod ring;
 pub mod run;
