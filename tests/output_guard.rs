@@ -200,8 +200,11 @@ fn every_option_naming_a_file_is_a_known_input_or_a_guarded_output() {
         "export --store",
         "merge INPUTS",
         "pack --from",
+        "pack --pool",
         "pack --store",
+        "show --store",
         "verify --file",
+        "verify --store",
     ];
     // Written, each through the guard, with the tests that show it.
     let writes = [
@@ -219,6 +222,10 @@ fn every_option_naming_a_file_is_a_known_input_or_a_guarded_output() {
         "pack --out",       // pack_never_replaces_its_store_nor_another
         "prove --emit-cnf", // emit_cnf_never_replaces_a_store_or_a_packed_table
         "man --dir",        // man_pages_follow_links_but_never_replace_a_store
+        // compare.rs the_picture_never_overwrites_a_store
+        "compare --svg",
+        // pool.rs a_pool_hunt_never_replaces_a_store_or_a_packed_table
+        "hunt --pool",
     ];
     let cmd = magichunt::cli::Opts::command();
     let mut found = Vec::new();

@@ -197,3 +197,43 @@ fn the_shipped_smallest_table_verifies_whole_and_says_how_it_was_made() {
         "{pool}"
     );
 }
+
+#[test]
+fn a_pool_hunt_never_replaces_a_store_or_a_packed_table() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, source) in [
+        ("store.json", "results/best.json"),
+        ("packed.json", "results/packed-pool.json"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::copy(source, &path).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let o = magichunt(&[
+            "hunt",
+            "--objective",
+            "slots",
+            "--piece",
+            "bishop",
+            "--square",
+            "a1",
+            "--pool",
+            s(&path),
+            "--time",
+            "1s",
+            "--threads",
+            "1",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{name} changed");
+        if name == "store.json" {
+            continue; // merging a store into itself is a store merge, not a pool's
+        }
+        let merged = magichunt(&["merge", s(&path), "--out", s(&path)]);
+        assert_ne!(merged.status.code(), Some(0));
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "{name} changed by merge"
+        );
+    }
+}

@@ -253,9 +253,21 @@ pub fn load_counting(from: &Reading, count_claimed: bool) -> anyhow::Result<Cow<
     if let Reading::File(path) = from {
         if path.exists() {
             let mut cache = crate::trust::Cache::open();
-            for p in crate::trust::vet_file(store.to_mut(), path, &mut cache).problems {
+            let problems = crate::trust::vet_file(store.to_mut(), path, &mut cache).problems;
+            // A store copied away from its certificates (the user's store started from the
+            // built-in table) would list dozens: the first few, then how many more.
+            const SHOWN: usize = 3;
+            for p in problems.iter().take(SHOWN) {
                 crate::say!(
                     "magichunt: {}: a proof does not hold, so it is not counted: {p}",
+                    path.display()
+                );
+            }
+            if problems.len() > SHOWN {
+                crate::say!(
+                    "magichunt: {}: {} more proofs do not hold and are not counted (`magichunt audit --store {}` names each)",
+                    path.display(),
+                    problems.len() - SHOWN,
                     path.display()
                 );
             }

@@ -11,7 +11,6 @@ use flate2::write::GzEncoder;
 use serde_json::{json, Value};
 
 use super::{Member, Pool};
-use crate::atomic::write_atomic;
 use crate::attacks::Occupancies;
 use crate::error::TableError;
 use crate::layout::Pattern;
@@ -174,18 +173,26 @@ impl Pool {
     }
 
     /// Writes the pool atomically (temporary file, fsync, rename), gzip-compressed when the
-    /// name ends in `.gz`.
+    /// name ends in `.gz`, through the output guard ([`crate::output`]).
     ///
     /// # Errors
-    /// The I/O error; the file on disk is then the previous one.
-    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+    /// A refusal (the file is a packed table) or the I/O error; the file on disk is then the
+    /// previous one.
+    pub fn save(&self, path: &Path) -> Result<(), crate::output::OutputError> {
         let text = self.to_table().to_json();
-        if is_gz(path) {
+        let bytes = if is_gz(path) {
             let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
-            gz.write_all(text.as_bytes())?;
-            write_atomic(path, &gz.finish()?)
+            gz.write_all(text.as_bytes())
+                .and_then(|()| gz.finish())
+                .map_err(|source| crate::output::OutputError::Write {
+                    path: path.to_path_buf(),
+                    source,
+                })?
         } else {
-            write_atomic(path, text.as_bytes())
-        }
+            text.into_bytes()
+        };
+        // Through the output guard: a pool may replace a pool (or a store-like table, which
+        // reading it as a pool refuses first), never a packed table.
+        crate::output::write(path, &bytes, crate::output::Writes::Store, &[]).map(|_| ())
     }
 }

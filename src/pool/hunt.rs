@@ -73,8 +73,8 @@ pub enum PoolHuntError {
     Save {
         /// The pool file.
         path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The refusal or the I/O error.
+        source: crate::output::OutputError,
     },
     /// The worker pool could not start.
     #[error("cannot start the worker pool: {0}")]
