@@ -228,8 +228,25 @@ fn sampled_tasks_match_the_plain_search() {
         (Piece::Bishop, "h2", 4, 8),
         (Piece::Bishop, "d8", 9, 64),
     ];
-    for (piece, sq, bits, samples) in cases {
-        let plan = Plan::new(target(piece, sq), bits);
+    // Rooks whose lowest mask squares sit low: runs of thin levels after wide ones, and
+    // (d4) a wide level after the run, which rebuilds its layouts (finer task splits keep
+    // the plain search quick).
+    let low = [
+        (Piece::Rook, "d4", 9, 48, 32),
+        (Piece::Rook, "h3", 10, 48, 34),
+        (Piece::Rook, "a2", 10, 48, 42),
+        (Piece::Rook, "e2", 8, 48, 40),
+        (Piece::Rook, "b4", 10, 24, 28),
+    ];
+    let cases = cases
+        .into_iter()
+        .map(|(p, s, b, n)| (p, s, b, n, None))
+        .chain(low.map(|(p, s, b, n, t)| (p, s, b, n, Some(t))));
+    for (piece, sq, bits, samples, task_bits) in cases {
+        let mut plan = Plan::new(target(piece, sq), bits);
+        if let Some(t) = task_bits {
+            plan = plan.with_task_bits(t);
+        }
         let mut engines = vec![Searcher::new(&plan)];
         if (3..=6).contains(&bits) {
             engines.push(Searcher::ring(&plan));
