@@ -74,11 +74,7 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     let mut cache = Cache::open();
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;
-    let threads = if args.threads == 0 {
-        std::thread::available_parallelism().map_or(1, usize::from)
-    } else {
-        args.threads
-    };
+    let threads = super::threads_or_all(Some(args.threads));
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -169,11 +169,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let run = format!("{}-exhaust-{}of{}", now_rfc3339(), shard.index, shard.count);
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;
-    let threads = if args.threads == 0 {
-        std::thread::available_parallelism().map_or(1, usize::from)
-    } else {
-        args.threads
-    };
+    let threads = super::threads_or_all(Some(args.threads));
     let len = shard.len(plan.tasks());
     crate::say!(
         "exhaust {target} at {bits} bits, part {shard}: period 2^{}, {len} of {} subtrees, {} done, {threads} threads",

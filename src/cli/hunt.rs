@@ -208,8 +208,7 @@ impl TryFrom<&HuntArgs> for HuntConfig {
         }
         let threads = match a.threads {
             Some(0) => bail!("invalid threads 0 (expected 1 or more)"),
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, usize::from),
+            n => super::threads_or_all(n),
         };
         let seed = a.seed.unwrap_or_else(clock_seed);
         Ok(HuntConfig {

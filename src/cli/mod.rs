@@ -160,6 +160,15 @@ pub fn formula_arg(s: &str) -> Result<crate::question::Formula, ParseError> {
     s.parse()
 }
 
+/// Worker threads: `n`, or every core the machine offers when `n` is 0 (`--threads 0`) or
+/// not given.
+pub(crate) fn threads_or_all(n: Option<usize>) -> usize {
+    match n {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, usize::from),
+    }
+}
+
 /// Parses `--magic`.
 ///
 /// # Errors

@@ -113,8 +113,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     }
     let threads = match args.threads {
         Some(0) => bail!("invalid threads 0 (expected 1 or more)"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
+        n => super::threads_or_all(n),
     };
     // The packed table may replace an earlier packed table (the one it resumes, say), never
     // a store: checked before the work, and again at every write.
