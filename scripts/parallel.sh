@@ -12,6 +12,7 @@
 #                        `:` is this machine. Default: this machine only.
 #   --jobs N             shards at once on each host (default 1: one shard uses all cores)
 #   --threads N          threads per shard (default: magichunt's own)
+#   --task-bits N        exhaust: cut the period into 2^N subtrees (the same N for every shard)
 #   --joblog FILE        GNU parallel's job log (default SHARD_DIR/RUN.joblog)
 #   --resume             continue a broken run: skip the shards the joblog lists as
 #                        succeeded, run the failed and missing ones
@@ -54,7 +55,7 @@ esac
 piece=${MH_PIECE:-} square=${MH_SQUARE:-} bits=${MH_BITS:-} n=${MH_SHARDS:-}
 time=${MH_TIME:-1h} base=${MH_SEED:-1} threads=${MH_THREADS:-} method=${MH_METHOD:-auto}
 store=${MH_STORE:-results/best.json} shard_dir=${MH_SHARD_DIR:-results/shards}
-logins=() jobs=1 joblog="" resume=()
+logins=() jobs=1 joblog="" resume=() task_bits=${MH_TASK_BITS:-}
 while (($#)); do
   case $1 in
     -h | --help) usage; exit 0 ;;
@@ -74,6 +75,7 @@ while (($#)); do
     --sshloginfile) logins=(--sshloginfile "$(realpath "$2")") ;;
     --jobs) jobs=$2 ;;
     --method) method=$2 ;;
+    --task-bits) task_bits=$2 ;;
     --joblog) joblog=$2 ;;
     *) echo "parallel.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -97,8 +99,11 @@ if [[ $mode != hunt ]]; then
   [[ -n $piece && -n $square && -n $bits ]] || { echo "parallel.sh: $mode needs --piece, --square and --bits" >&2; exit 2; }
   run=$mode-$piece-$square-${bits}b-of$n
   shard=$shard_dir/$mode-$piece-$square-${bits}b-{}of$n.json
-  sub=(exhaust)
-  [[ $mode == prove ]] && sub=(prove --method "$method")
+  sub=(exhaust ${task_bits:+--task-bits "$task_bits"})
+  if [[ $mode == prove ]]; then
+    [[ -z $task_bits ]] || { echo "parallel.sh: --task-bits is for exhaust, not prove" >&2; exit 2; }
+    sub=(prove --method "$method")
+  fi
   cmd=("$MAGICHUNT" "${sub[@]}" --piece "$piece" --square "$square" --bits "$bits" --shard "{}/$n" --store "$shard")
 else
   run=hunt-s$base

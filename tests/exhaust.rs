@@ -395,3 +395,51 @@ fn parts_of_different_task_splits_are_not_merged() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("task_bits 40"), "{}", text(&o));
 }
+
+#[test]
+fn task_bits_choose_the_split_of_a_new_search_and_must_match_a_begun_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = target(Piece::Bishop, "d8");
+    let store = dir.path().join("s.json");
+
+    // A finer split than the default (12 task bits on this period) settles the same question
+    // in two parts, and the record says how it was cut.
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let o = exhaust(
+            &store,
+            "bishop",
+            "d8",
+            "4",
+            &["--shard", &shard, "--task-bits", "16"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    }
+    let s = Store::load(&store).unwrap();
+    let x = s.exhaust(t, 4, 2).unwrap();
+    assert_eq!(x.task_bits, 16);
+    assert_eq!(x.magics(), 0);
+    let p: Vec<_> = s.proofs().collect();
+    assert_eq!(p.len(), 1, "the store's own proof of none");
+    assert_eq!((p[0].target, p[0].bits), (t, 4));
+
+    // A begun search keeps its split: another --task-bits is refused, naming both.
+    let before = std::fs::read(&store).unwrap();
+    let o = exhaust(
+        &store,
+        "bishop",
+        "d8",
+        "4",
+        &["--shard", "1/2", "--recheck", "--task-bits", "14"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let msg = text(&o);
+    assert!(msg.contains("16 task bits, not 14"), "{msg}");
+    assert_eq!(std::fs::read(&store).unwrap(), before, "nothing written");
+
+    // Out of range.
+    for bad in ["0", "33", "x"] {
+        let o = exhaust(&store, "bishop", "d8", "4", &["--task-bits", bad]);
+        assert_eq!(o.status.code(), Some(2), "--task-bits {bad}: {}", text(&o));
+    }
+}

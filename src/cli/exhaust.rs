@@ -56,6 +56,12 @@ pub struct ExhaustArgs {
     /// Search again even if this store already holds a proof of none at these bits.
     #[arg(long)]
     recheck: bool,
+    /// Cut the period into 2^N subtrees, 1 to 32 [default: 18, fewer on short periods]. A
+    /// subtree is what threads share and the most a kill can lose: the rank-1 rooks want 20 to
+    /// 24 (docs/cluster.md). All parts of one search use the same N; a search already begun
+    /// keeps its own.
+    #[arg(long, value_name = "N", value_parser = task_bits_arg)]
+    task_bits: Option<u32>,
     /// Index formula: only `plain` can be enumerated (a black key is odd, so every bit of
     /// the magic matters and the low-bits-first pruning has nothing to prune); black
     /// questions are settled by `prove --formula black` (SAT).
@@ -69,6 +75,19 @@ pub(super) fn shard_arg(s: &str) -> Result<Shard, crate::error::ParseError> {
 
 pub(super) fn duration_arg(s: &str) -> Result<Duration, crate::error::ParseError> {
     parse_duration(s)
+}
+
+fn task_bits_arg(s: &str) -> Result<u32, crate::error::ParseError> {
+    let max = crate::exhaust::MAX_TASK_BITS;
+    s.trim()
+        .parse()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| {
+            crate::error::ParseError::Other(format!(
+                "invalid task bits '{s}' (expected 1 to {max})"
+            ))
+        })
 }
 
 /// The arguments of `exhaust` for (`target`, `bits`): what `prove --method exhaust` runs.
@@ -90,6 +109,7 @@ pub(super) fn exhaust_args(
         threads,
         time,
         recheck,
+        task_bits: None,
         formula: Formula::Plain,
     }
 }
@@ -141,9 +161,18 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
     // A search already begun keeps the task split its parts were searched with.
     let begun = store.exhaust(target, bits, shard.count);
-    let plan = match begun {
-        Some(x) => Plan::new(target, bits).with_task_bits(x.task_bits),
-        None => Plan::new(target, bits),
+    let fresh = Plan::new(target, bits);
+    let plan = match (begun, args.task_bits) {
+        (Some(x), Some(n)) if fresh.clone().with_task_bits(n).task_bits() != x.task_bits => {
+            anyhow::bail!(
+                "{target} at {bits} bits in {} parts was begun in {name} with {} task bits, not {n}: leave out --task-bits, or search into another store",
+                shard.count,
+                x.task_bits
+            )
+        }
+        (Some(x), _) => fresh.with_task_bits(x.task_bits),
+        (None, Some(n)) => fresh.with_task_bits(n),
+        (None, None) => fresh,
     };
     let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
     if let Some(p) = part.as_ref().filter(|p| p.done) {

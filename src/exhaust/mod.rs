@@ -28,9 +28,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::attacks::Occupancies;
 use crate::piece::Target;
 
-/// The most task bits: 2^18 tasks is fine-grained enough for many machines and for
-/// checkpoints, and cheap to walk.
-pub const MAX_TASK_BITS: u32 = 18;
+/// The task bits of a new search unless it asks for others: 2^18 tasks is fine-grained enough
+/// for many machines and for checkpoints, and cheap to walk.
+pub const DEFAULT_TASK_BITS: u32 = 18;
+
+/// The most task bits a search may use (`exhaust --task-bits`): 2^32 tasks, so that one task
+/// of the longest period (2^63, the rank-1 rooks) is 2^31 values, minutes of work.
+pub const MAX_TASK_BITS: u32 = 32;
 
 /// A task spans at least `2^MIN_TASK_SPAN` values of `m` (when the period allows): a task
 /// cannot share a collision found in its low levels with its neighbours, so each task pays
@@ -38,11 +42,13 @@ pub const MAX_TASK_BITS: u32 = 18;
 /// values each spent a quarter of the time on that (1.38 s against 1.07 s with 2^12 tasks).
 pub const MIN_TASK_SPAN: u32 = 14;
 
-/// The task bits of a new search of a period of `2^period_bits`: at most [`MAX_TASK_BITS`],
-/// and tasks of at least `2^MIN_TASK_SPAN` values.
+/// The task bits of a new search of a period of `2^period_bits`: at most
+/// [`DEFAULT_TASK_BITS`], and tasks of at least `2^MIN_TASK_SPAN` values.
 #[must_use]
 pub fn default_task_bits(period_bits: u32) -> u32 {
-    period_bits.saturating_sub(MIN_TASK_SPAN).min(MAX_TASK_BITS)
+    period_bits
+        .saturating_sub(MIN_TASK_SPAN)
+        .min(DEFAULT_TASK_BITS)
 }
 
 /// One level of the search: the bits of `m` it fixes and the subsets they determine.
