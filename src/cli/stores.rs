@@ -253,7 +253,8 @@ pub fn load_counting(from: &Reading, count_claimed: bool) -> anyhow::Result<Cow<
     if let Reading::File(path) = from {
         if path.exists() {
             let mut cache = crate::trust::Cache::open();
-            let problems = crate::trust::vet_file(store.to_mut(), path, &mut cache).problems;
+            let vetted = crate::trust::vet_file(store.to_mut(), path, &mut cache);
+            let problems = vetted.problems;
             // A store copied away from its certificates (the user's store started from the
             // built-in table) would list dozens: the first few, then how many more.
             const SHOWN: usize = 3;
@@ -269,6 +270,15 @@ pub fn load_counting(from: &Reading, count_claimed: bool) -> anyhow::Result<Cow<
                     path.display(),
                     problems.len() - SHOWN,
                     path.display()
+                );
+            }
+            // Not a failure: the proofs were made elsewhere, and their evidence is there.
+            if let Some((q, why)) = vetted.absent.first() {
+                crate::say!(
+                    "magichunt: {}: {} SAT proofs have no certificate beside the store, so they count as claimed ({q}: {why}{}); a checkout's results/proofs/ holds the shipped ones",
+                    path.display(),
+                    vetted.absent.len(),
+                    if vetted.absent.len() > 1 { ", ..." } else { "" }
                 );
             }
         }

@@ -44,11 +44,16 @@ pub struct Refused {
     pub why: String,
 }
 
-/// What [`vet`] found wrong (evidence that is there but fails), one line each.
+/// What [`vet`] found wrong, one line each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Vetted {
-    /// Certificates that fail, residues that do not fit their records.
+    /// Evidence that is there but fails: certificates that do not check, residues that do
+    /// not fit their records.
     pub problems: Vec<String>,
+    /// Questions whose SAT proof has its certificates elsewhere than beside the store (a
+    /// store copied away from them, such as a user's store started from the built-in table):
+    /// claimed, not failing. One line each, with the first certificate missing.
+    pub absent: Vec<(Question, String)>,
 }
 
 /// Checks the evidence of every proof in `store` (certificates relative to `dir`, the
@@ -59,13 +64,8 @@ pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
     let mut out = Vetted::default();
     let mut found: Vec<(Question, Provenance)> = Vec::new();
     for x in store.sats().filter(|x| x.proves_none()) {
-        let p = match sat_evidence(x, dir, cache) {
-            Ok(()) => Provenance::Certified,
-            Err(why) => {
-                out.problems.push(format!("{}: {why}", x.question));
-                Provenance::Claimed(why)
-            }
-        };
+        let named = sat_named(x);
+        let p = certified(x.question, &named, dir, cache, &mut out);
         found.push((x.question, p));
     }
     for proof in store.proofs() {
@@ -76,13 +76,7 @@ pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
         match proof_certificates(proof) {
             Ok(None) => {}
             Ok(Some(named)) => {
-                let p = match named.iter().try_for_each(|n| check_named(n, dir, cache)) {
-                    Ok(()) => Provenance::Certified,
-                    Err(why) => {
-                        out.problems.push(format!("{q}: {why}"));
-                        Provenance::Claimed(why)
-                    }
-                };
+                let p = certified(q, &named, dir, cache, &mut out);
                 found.push((q, p));
             }
             Err(why) => {
@@ -158,14 +152,12 @@ fn exhaust_provenance(x: &Exhaust, cache: &Cache, problems: &mut Vec<String>) ->
     }
 }
 
-/// Checks every certificate of a SAT settlement that proves none.
-fn sat_evidence(x: &Sat, dir: &Path, cache: &mut Cache) -> Result<(), String> {
-    for (&k, part) in &x.parts {
-        let SatAnswer::None { certificate } = &part.answer else {
-            continue;
-        };
-        check_named(
-            &Named {
+/// The certificates of a SAT settlement that proves none, one per part.
+fn sat_named(x: &Sat) -> Vec<Named> {
+    x.parts
+        .iter()
+        .filter_map(|(&k, part)| match &part.answer {
+            SatAnswer::None { certificate } => Some(Named {
                 question: x.question,
                 shard: Shard {
                     index: k,
@@ -173,12 +165,41 @@ fn sat_evidence(x: &Sat, dir: &Path, cache: &mut Cache) -> Result<(), String> {
                 },
                 certificate: certificate.clone(),
                 cnf_sha256: part.wire.cnf_sha256.clone(),
-            },
-            dir,
-            cache,
-        )?;
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The provenance of the proof of `q` whose certificates are `named`: certified when every
+/// one checks. A certificate not beside the store leaves it claimed and is noted in
+/// `out.absent`; one that is there and fails, in `out.problems`.
+fn certified(
+    q: Question,
+    named: &[Named],
+    dir: &Path,
+    cache: &mut Cache,
+    out: &mut Vetted,
+) -> Provenance {
+    if let Some(n) = named.iter().find(|n| !dir.join(&n.certificate).exists()) {
+        let why = format!(
+            "part {} certificate {} is not in {}",
+            n.shard,
+            n.certificate,
+            dir.display()
+        );
+        if out.absent.iter().all(|(k, _)| *k != q) {
+            out.absent.push((q, why.clone()));
+        }
+        return Provenance::Claimed(why);
     }
-    Ok(())
+    match named.iter().try_for_each(|n| check_named(n, dir, cache)) {
+        Ok(()) => Provenance::Certified,
+        Err(why) => {
+            out.problems.push(format!("{q}: {why}"));
+            Provenance::Claimed(why)
+        }
+    }
 }
 
 /// Checks one certificate: known to the cache (same question, part, CNF hash and certificate
@@ -335,8 +356,10 @@ pub fn admit(
         why,
     };
     for x in store.sats() {
-        sat_evidence(x, dir, cache)
-            .map_err(|why| refuse(format!("SAT settlement of {}", x.question), why))?;
+        for n in sat_named(x) {
+            check_named(&n, dir, cache)
+                .map_err(|why| refuse(format!("SAT settlement of {}", x.question), why))?;
+        }
     }
     let mut certified: Vec<Question> = Vec::new();
     for p in store.proofs() {
