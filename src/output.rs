@@ -1,6 +1,6 @@
 //! The one way magichunt writes a file: every command that writes one (`export`, `pack`,
 //! `prove --emit-cnf`, `merge --out`, a store's save, a certificate, a manual page, the
-//! cache of checked proofs) goes through [`write`], which refuses to replace a magichunt store
+//! cache of checked proofs) goes through [`write()`], which refuses to replace a magichunt store
 //! or a packed table that the command was not asked to update, and otherwise replaces the
 //! file atomically ([`crate::atomic::write_atomic`]) at its real path: a symlink is followed,
 //! so the file it names is replaced and the link stays.

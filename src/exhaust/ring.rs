@@ -94,7 +94,7 @@ pub(super) struct RingSearch<'p> {
     patterns: Vec<Vec<(u16, u16)>>,
     /// Per level, whether its pattern was built by the look from the level above.
     prebuilt: Vec<bool>,
-    /// Per slot, `epoch << 16 | attack id` of the pattern being listed (see [`Self::listed`]).
+    /// Per slot, `epoch << 16 | attack id` of the pattern being listed (see [`listed`]).
     seen: Vec<u64>,
     epoch: u64,
 }

@@ -345,7 +345,7 @@ impl FromStr for Family {
     type Err = ParseError;
 
     /// Parses a family name; `mutate` and `gather` carry data built for one target and are
-    /// refused here (ask [`portfolio`](super::portfolio) for them).
+    /// refused here (ask [`portfolio`](fn@super::portfolio) for them).
     fn from_str(s: &str) -> Result<Family, ParseError> {
         let want = s.trim().to_ascii_lowercase();
         if want == "mutate" || want == "gather" {

@@ -223,7 +223,7 @@ fn run<const OBJECTIVE: u8, F: FnMut(&mut Xoshiro256PlusPlus) -> u64>(
 }
 
 /// Finds a magic for `target` at `bits` (at the popcount this takes well under a
-/// millisecond), deterministically from `seed`: at the popcount the first family of [`portfolio`], below
+/// millisecond), deterministically from `seed`: at the popcount the first family of [`portfolio()`], below
 /// it the families in turn ([`round_family`]), in growing batches. `None` if nothing turned up within about 900 M candidates.
 #[must_use]
 pub fn find_magic(target: Target, bits: u32, seed: u64) -> Option<Verified> {

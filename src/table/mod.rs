@@ -87,7 +87,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// An entry for a magic that [`magic::verify`] accepted.
+    /// An entry for a magic that [`crate::magic::verify`] accepted.
     #[must_use]
     pub fn from_verified(
         v: &Verified,
