@@ -17,9 +17,9 @@
 //! sit low on the board) come in runs after the wide ones, and there placing patterns into
 //! every layout was most of the time (62 % of rook d4 at 9, where 98.5 % of what the thin
 //! levels place is thrown away one level down). A thin level after a wide one therefore has no
-//! layout: for each of its few values, its subsets are placed into the slot array one by one
-//! and the value dies at the first that meets another attack set (so a dead value stops
-//! early, and no pattern is listed first). The first wide level after such a run rebuilds its layouts from
+//! layout: its subsets are checked slot by slot against the slot array for each of its few
+//! values, while its indices are computed (so a dead level stops early), and its placements
+//! write the slot array only. The first wide level after such a run rebuilds its layouts from
 //! the slot array when it is entered (its own copies, so the levels above keep theirs).
 
 use std::sync::atomic::AtomicBool;
@@ -235,6 +235,39 @@ impl<'p> RingSearch<'p> {
         self.levels[depth].rebuild = layouts;
     }
 
+    /// The values of thin level `depth` at `m` (a set of at most four) that keep its
+    /// subsets clear of the slot array, its distinct (slot, attack id) pairs listed in its
+    /// pattern as it goes; empty as soon as no value is left or two of its subsets with
+    /// different attack sets share a slot.
+    /// `U` is the level's `u` (0, 1 or 2).
+    #[inline(always)]
+    fn fit_thin<const U: u32>(&mut self, depth: usize, m: u64) -> u8 {
+        self.new_pattern(depth);
+        let l = &self.levels[depth].layer;
+        let kb = l.kb;
+        let mask = self.slots.len() - 1;
+        let mut alive = u8::MAX >> (8 - (1 << U));
+        let pat = &mut self.patterns[depth];
+        for &(occ, a) in &l.subsets {
+            let i = index_masked(occ, m, self.shift);
+            match listed(&mut self.seen, self.epoch, i, a) {
+                Some(true) => continue,
+                Some(false) => pat.push((slot(i), a)),
+                None => return 0,
+            }
+            for v in 0..1usize << U {
+                let held = self.slots[(i + (v << kb)) & mask];
+                if held != 0 && held != a {
+                    alive &= !(1 << v);
+                }
+            }
+            if alive == 0 {
+                return 0;
+            }
+        }
+        alive
+    }
+
     /// Lists the distinct (slot, attack id) pairs of level `depth` at `m` (its free bits
     /// zero) in its pattern; `false` as soon as two of its subsets with different attack sets
     /// share a slot.
@@ -405,11 +438,8 @@ fn descend<R: Set>(
     }
 }
 
-/// Searches thin level `depth` of `s` under `prefix` against the slot array: for each of its
-/// (at most four) values, its subsets are placed into the slot array one by one, and the
-/// value dies at the first subset whose slot holds another attack set (what was placed is
-/// taken back). Placing as it checks finds a collision among the level's own subsets too, so
-/// no pattern is listed. `U` is the level's `u`.
+/// Searches thin level `depth` of `s` under `prefix` against the slot array (see
+/// [`RingSearch::fit_thin`]); otherwise as [`level`]. `U` is the level's `u`.
 fn thin_level<const U: u32>(
     s: &mut RingSearch<'_>,
     out: &mut Out,
@@ -421,78 +451,23 @@ fn thin_level<const U: u32>(
     let n = s.levels.len();
     let fixed = prefix | s.task_part[depth];
     let l = &s.levels[depth].layer;
-    let (from, hl, kb) = (l.from, l.hl, l.kb);
-    let next_w = if depth + 1 < n {
-        s.levels[depth + 1].layer.w
-    } else {
-        0
-    };
-    let mut pat = std::mem::take(&mut s.patterns[depth]);
+    let (from, hl) = (l.from, l.hl);
     for low in 0..1u64 << hl {
         if out.stopped {
-            break;
+            return;
         }
         let m = fixed | low << from;
-        pat.clear();
-        pat.extend(
-            s.levels[depth]
-                .layer
-                .subsets
-                .iter()
-                .map(|&(occ, a)| (slot(index_masked(occ, m, s.shift)), a)),
-        );
-        for v in 0..1usize << U {
-            let mark = s.undo.len();
-            let placed = place(&mut s.slots, &mut s.undo, &pat, v << kb, max);
-            if let Some(top) = placed {
-                let magic = m | (v as u64) << (hl + from);
-                if depth + 1 == n {
-                    out.tally.magics += 1;
-                    out.offer(top, magic);
-                    if let Some(c) = out.collect.as_mut() {
-                        c.push(magic);
-                    }
-                } else {
-                    out.nodes(1 << next_w, stop);
-                    let search = s.levels[depth + 1].search;
-                    search(s, out, stop, depth + 1, magic, top);
-                    s.prebuilt[depth + 1] = false;
-                }
-            }
-            while s.undo.len() > mark {
-                let t = s.undo.pop().map_or(0, usize::from);
-                s.slots[t] = 0;
-            }
+        let values = s.fit_thin::<U>(depth, m);
+        if values == 0 {
+            continue;
+        }
+        let magic = |q: u32| m | u64::from(q) << (hl + from);
+        if depth + 1 == n {
+            count(s, out, depth, values, max, magic);
+        } else {
+            descend(s, out, stop, depth, values, max, magic);
         }
     }
-    s.patterns[depth] = pat;
-}
-
-/// Places `pat` moved by `by` slots into `slots`, logging each slot it fills in `undo`;
-/// the new highest slot (at least `max`), or `None` at the first slot that holds another
-/// attack set (what was placed stays logged).
-#[inline(always)]
-fn place(
-    slots: &mut [u16],
-    undo: &mut Vec<u16>,
-    pat: &[(u16, u16)],
-    by: usize,
-    max: u32,
-) -> Option<u32> {
-    let mask = slots.len() - 1;
-    let mut top = max;
-    for &(i, a) in pat {
-        let t = (usize::from(i) + by) & mask;
-        let held = slots[t];
-        if held == 0 {
-            slots[t] = a;
-            undo.push(slot(t));
-        } else if held != a {
-            return None;
-        }
-        top = top.max(u32::from(slot(t)));
-    }
-    Some(top)
 }
 
 /// Counts the magics `values` of the last level and offers the best.
