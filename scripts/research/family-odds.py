@@ -12,7 +12,10 @@ Needs numpy. About 3 s a chunk.
 """
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("family-odds.py needs numpy (python3 -m pip install numpy, or apt install python3-numpy)")
 
 FILE = [31, 39, 47, 55]  # h4 h5 h6 h7, nearest to h3 first
 RANK = [22, 21, 20, 19, 18, 17]  # g3 f3 e3 d3 c3 b3, nearest first
@@ -46,7 +49,12 @@ def valid(magics, occ, att):
 
 
 def main():
-    chunks = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    try:
+        chunks = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    except ValueError:
+        sys.exit(f"family-odds.py: CHUNKS must be a whole number, not {sys.argv[1]!r}")
+    if chunks < 1:
+        sys.exit("family-odds.py: CHUNKS must be at least 1")
     rng = np.random.default_rng(1)
     families = [family(k) for k in range(len(FILE) + 1)]
     kept = np.zeros(len(families), dtype=np.int64)
