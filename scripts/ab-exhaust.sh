@@ -29,6 +29,10 @@ shapes=(
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# Of side $1 (A or B) and shape $2, over the repetitions: the median seconds a task, and the
+# distinct projected node counts.
+per_task() { sed -e 's/.*(\([0-9.e+-]*\) s a task).*/\1/' "$tmp/$1.$2".* | median; }
+nodes() { sed -e 's/.*, nodes \([0-9.e+-]*\) .*/\1/' "$tmp/$1.$2".* | sort -u | tr '\n' ' '; }
 
 status=0
 printf '%-12s %12s %12s %8s  %s\n' shape "A s/task" "B s/task" "B/A" nodes
@@ -42,10 +46,8 @@ for k in "${!shapes[@]}"; do
             "$bin" bench --estimate "$question" $rest --seed 1 --budget 10m | tail -1 >"$tmp/$side.$k.$i"
         done
     done
-    per_task() { sed -e 's/.*(\([0-9.e+-]*\) s a task).*/\1/' "$tmp"/"$1".$k.* | median; }
-    nodes() { sed -e 's/.*, nodes \([0-9.e+-]*\) .*/\1/' "$tmp"/"$1".$k.* | sort -u | tr '\n' ' '; }
-    ta=$(per_task A) tb=$(per_task B)
-    na=$(nodes A) nb=$(nodes B)
+    ta=$(per_task A "$k") tb=$(per_task B "$k")
+    na=$(nodes A "$k") nb=$(nodes B "$k")
     agree=same
     if [[ $na != "$nb" ]]; then
         agree="DIFFER: A $na, B $nb"
