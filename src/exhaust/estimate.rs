@@ -372,6 +372,16 @@ pub fn proportion_floor(x: u64, n: u64) -> f64 {
     lo
 }
 
+/// The one-sided 95 % lower bound on the CPU seconds of all `tasks` tasks, from the sample
+/// `counted` (which holds `cut`, the task cut off at its cost so far): the fraction of tasks
+/// that cost at least as much as `cut` (Clopper–Pearson) times that cost, and never less than
+/// what the sampled tasks, which are part of the period, already cost.
+fn cpu_floor(counted: &[TaskCost], cut: TaskCost, tasks: u64) -> f64 {
+    let x = counted.iter().filter(|d| d.cpu_s >= cut.cpu_s).count() as u64;
+    let spent: f64 = counted.iter().map(|c| c.cpu_s).sum();
+    (proportion_floor(x, counted.len() as u64) * cut.cpu_s * tasks as f64).max(spent)
+}
+
 /// Estimates the whole-period cost of `target` at `bits` (plain formula).
 #[must_use]
 pub fn estimate(
@@ -403,10 +413,9 @@ pub fn estimate(
     let (cpu_s, nodes) = project(&counted, plan.tasks(), &mut boot_rng);
     let sample_cpu_s: f64 = counted.iter().map(|c| c.cpu_s).sum();
     let sample_nodes: u64 = counted.iter().map(|c| c.nodes).sum();
-    let floor_cpu_s = cut.filter(|_| cut_counts).map(|c| {
-        let x = counted.iter().filter(|d| d.cpu_s >= c.cpu_s).count() as u64;
-        proportion_floor(x, counted.len() as u64) * c.cpu_s * plan.tasks() as f64
-    });
+    let floor_cpu_s = cut
+        .filter(|_| cut_counts)
+        .map(|c| cpu_floor(&counted, c, plan.tasks()));
     Estimate {
         question: format!("{target} at {bits} bits"),
         period_bits: plan.period_bits(),
@@ -585,6 +594,25 @@ mod tests {
         }
         assert_eq!(proportion_floor(0, 10), 0.0);
         assert!(proportion_floor(10, 10) > 0.74 && proportion_floor(10, 10) < 0.75);
+    }
+
+    #[test]
+    fn the_cpu_floor_is_never_below_what_the_sample_spent() {
+        let cost = |cpu_s: f64| TaskCost {
+            task: 0,
+            nodes: 1,
+            cpu_s,
+        };
+        // One task of one, cut off after 60 s (`--task-bits 0`): the period cost at least
+        // that, though the proportion's floor alone is 5 % of it.
+        let cut = cost(60.0);
+        assert!((cpu_floor(&[cut], cut, 1) - 60.0).abs() < 1e-9);
+        // Three short tasks and a long cut one out of a million: the proportion wins.
+        let sample = [cost(0.1), cost(0.2), cost(0.1), cost(30.0)];
+        let floor = cpu_floor(&sample, cost(30.0), 1_000_000);
+        let want = proportion_floor(1, 4) * 30.0 * 1e6;
+        assert!((floor - want).abs() < 1e-6 * want, "{floor} vs {want}");
+        assert!(floor > 30.4);
     }
 
     #[test]
