@@ -12,7 +12,7 @@ use super::{piece_arg, square_arg, Outcome};
 use crate::exhaust::residue::{Residue, Search};
 use crate::exhaust::run::{run_part, Ending, PartState, Progress, RunConfig};
 use crate::exhaust::shard::{Cursor, Shard};
-use crate::exhaust::{Best, Plan, Tally};
+use crate::exhaust::{Best, Order, Plan, Tally};
 use crate::interrupt::{install, Stop};
 use crate::lock::StoreLock;
 use crate::magic::{self, format_magic, parse_magic};
@@ -62,6 +62,13 @@ pub struct ExhaustArgs {
     /// keeps its own.
     #[arg(long, value_name = "N", value_parser = task_bits_arg)]
     task_bits: Option<u32>,
+    /// The order the bits of the magic are fixed in: `low` (lowest first, the default; fast
+    /// on rooks of ranks 5 to 8 and on bishops) or `high` (the period's highest bits first,
+    /// with the carries of the low ones bounded; hundreds to millions of times fewer nodes on
+    /// the rooks of ranks 1 to 4). `bench --estimate Q --order high` projects either. A search
+    /// already begun keeps its own.
+    #[arg(long)]
+    order: Option<Order>,
     /// Index formula: only `plain` can be enumerated (a black key is odd, so every bit of
     /// the magic matters and the low-bits-first pruning has nothing to prune); black
     /// questions are settled by `prove --formula black` (SAT).
@@ -110,6 +117,7 @@ pub(super) fn exhaust_args(
         time,
         recheck,
         task_bits: None,
+        order: None,
         formula: Formula::Plain,
     }
 }
@@ -173,6 +181,15 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         (Some(x), _) => fresh.with_task_bits(x.task_bits),
         (None, Some(n)) => fresh.with_task_bits(n),
         (None, None) => fresh,
+    };
+    let plan = match (begun, args.order) {
+        (Some(x), Some(o)) if o != x.order => anyhow::bail!(
+            "{target} at {bits} bits in {} parts was begun in {name} in the {} order, not {o}: leave out --order, or search into another store",
+            shard.count,
+            x.order
+        ),
+        (Some(x), _) => plan.with_order(x.order),
+        (None, o) => plan.with_order(o.unwrap_or_default()),
     };
     let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
     if let Some(p) = part.as_ref().filter(|p| p.done) {
@@ -403,7 +420,7 @@ fn record(
     done: bool,
 ) {
     let (bits, task_bits) = (plan.bits(), plan.task_bits());
-    let x = store.exhaust_mut(target, bits, shard.count, task_bits);
+    let x = store.exhaust_mut(target, bits, shard.count, task_bits, plan.order());
     // Fields of the part this build does not know stay.
     let extra = x
         .parts

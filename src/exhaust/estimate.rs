@@ -31,7 +31,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use super::shard::Shard;
-use super::{Plan, Searcher};
+use super::{Order, Plan, Searcher};
 use crate::piece::Target;
 use crate::search::candidates::task_rng;
 
@@ -63,6 +63,8 @@ pub struct EstimateConfig {
     pub seed: u64,
     /// Task bits of the split (default: the one `exhaust` uses).
     pub task_bits: Option<u32>,
+    /// The order the bits are fixed in.
+    pub order: Order,
 }
 
 /// What one task cost.
@@ -105,6 +107,8 @@ pub struct Estimate {
     pub period_bits: u32,
     /// Task bits of the split.
     pub task_bits: u32,
+    /// The order the bits are fixed in (`low` or `high`).
+    pub order: &'static str,
     /// Tasks in the period.
     pub tasks: u64,
     /// Tasks drawn for the sample.
@@ -390,7 +394,7 @@ pub fn estimate(
     cfg: &EstimateConfig,
     interrupt: &AtomicBool,
 ) -> Estimate {
-    let mut plan = Plan::new(target, bits);
+    let mut plan = Plan::new(target, bits).with_order(cfg.order);
     if let Some(t) = cfg.task_bits {
         plan = plan.with_task_bits(t);
     }
@@ -420,6 +424,7 @@ pub fn estimate(
         question: format!("{target} at {bits} bits"),
         period_bits: plan.period_bits(),
         task_bits: plan.task_bits(),
+        order: plan.order().name(),
         tasks: plan.tasks(),
         planned,
         finished: costs.len() as u64,
@@ -629,6 +634,7 @@ mod tests {
             budget: None,
             seed: 3,
             task_bits: None,
+            order: Order::Low,
         };
         let e = estimate(target, 5, &cfg, &stop);
         assert_eq!(e.finished, plan.tasks() / 8);
@@ -650,6 +656,7 @@ mod tests {
             budget: None,
             seed: 1,
             task_bits: None,
+            order: Order::Low,
         };
         let e = estimate(target, 5, &cfg, &stop);
         assert!(e.interrupted);

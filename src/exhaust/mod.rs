@@ -21,6 +21,7 @@ pub mod residue;
 mod ring;
 pub mod run;
 pub mod shard;
+mod topdown;
 mod word;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,6 +52,51 @@ pub fn default_task_bits(period_bits: u32) -> u32 {
         .min(DEFAULT_TASK_BITS)
 }
 
+/// The order in which a search fixes the bits of `m`: the two see the same magics and prune
+/// on opposite ends of the board (docs/speed.md, "From the high bits down").
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The lowest bits first, level by level (a subset is fixed by its lowest square): fast
+    /// when the mask's low squares hold few subsets (ranks 4 to 8 for rooks).
+    #[default]
+    Low,
+    /// The highest bits of the period first, one at a time, with the carries of the unknown
+    /// low bits bounded (a subset is fixed by its highest square): fast on the rooks of ranks
+    /// 1 to 3. A task is a value of the period's top task bits.
+    High,
+}
+
+impl Order {
+    /// The spelling on the command line and in the store.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Low => "low",
+            Order::High => "high",
+        }
+    }
+}
+
+impl std::fmt::Display for Order {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Order {
+    type Err = crate::error::ParseError;
+
+    fn from_str(s: &str) -> Result<Order, Self::Err> {
+        match s {
+            "low" => Ok(Order::Low),
+            "high" => Ok(Order::High),
+            _ => Err(crate::error::ParseError::Other(format!(
+                "unknown search order '{s}' (low or high)"
+            ))),
+        }
+    }
+}
+
 /// One level of the search: the bits of `m` it fixes and the subsets they determine.
 #[derive(Clone, Debug)]
 struct Level {
@@ -68,6 +114,7 @@ pub struct Plan {
     bits: u32,
     period_bits: u32,
     task_bits: u32,
+    order: Order,
     levels: Vec<Level>,
     empty_att: u16,
     /// Distinct attack sets (ids `1..=attacks`).
@@ -128,6 +175,7 @@ impl Plan {
             bits,
             period_bits,
             task_bits: default_task_bits(period_bits),
+            order: Order::Low,
             levels,
             empty_att: id(empty.1),
             attacks: u16::try_from(atts.len()).expect("at most 4096 attack sets"),
@@ -140,6 +188,19 @@ impl Plan {
     pub fn with_task_bits(mut self, task_bits: u32) -> Plan {
         self.task_bits = task_bits.min(self.period_bits);
         self
+    }
+
+    /// The same plan searched in `order`; the magics found do not depend on it, the nodes do.
+    #[must_use]
+    pub fn with_order(mut self, order: Order) -> Plan {
+        self.order = order;
+        self
+    }
+
+    /// The order the bits are fixed in.
+    #[must_use]
+    pub fn order(&self) -> Order {
+        self.order
     }
 
     /// Index bits.
@@ -171,6 +232,9 @@ impl Plan {
     /// times this many.
     #[must_use]
     pub fn first_level_nodes(&self) -> u64 {
+        if self.order == Order::High {
+            return 1; // the task's root
+        }
         let l = &self.levels[0];
         let from = l.lo.max(self.task_bits).min(l.hi);
         1 << (l.hi - from)
@@ -317,6 +381,7 @@ enum Engine<'p> {
     B5(word::WordSearch<'p, u32>),
     B6(word::WordSearch<'p, u64>),
     Ring(ring::RingSearch<'p>),
+    High(topdown::TopDown),
 }
 
 /// A worker's state, reused for every task.
@@ -333,6 +398,7 @@ impl<'p> Searcher<'p> {
     pub fn new(plan: &'p Plan) -> Searcher<'p> {
         let word = plan.attacks < 255;
         let engine = match plan.bits {
+            _ if plan.order == Order::High => Engine::High(topdown::TopDown::new(plan)),
             3 if word => Engine::B3(word::WordSearch::new(plan)),
             4 if word => Engine::B4(word::WordSearch::new(plan)),
             5 if word => Engine::B5(word::WordSearch::new(plan)),
@@ -372,6 +438,7 @@ impl<'p> Searcher<'p> {
             Engine::B5(e) => e.run(task, out, stop),
             Engine::B6(e) => e.run(task, out, stop),
             Engine::Ring(e) => e.run(task, out, stop),
+            Engine::High(e) => e.run(task, out, stop),
         }
         if self.out.stopped {
             Err(Stopped {

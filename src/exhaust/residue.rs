@@ -123,6 +123,8 @@ pub struct Search {
     pub bits: u32,
     /// The task split.
     pub task_bits: u32,
+    /// The order the bits are fixed in.
+    pub order: super::Order,
     /// The part.
     pub shard: Shard,
 }
@@ -135,6 +137,7 @@ impl Search {
             target,
             bits: plan.bits(),
             task_bits: plan.task_bits(),
+            order: plan.order(),
             shard,
         }
     }
@@ -152,6 +155,9 @@ impl Search {
             block,
         ] {
             h = mix(h ^ x);
+        }
+        if self.order == super::Order::High {
+            h = mix(h ^ 0x6869_6768); // "high"; low-order digests stay what they were
         }
         h
     }

@@ -99,6 +99,12 @@ impl Store {
                 x.target, x.bits, x.shards, ours.task_bits, x.task_bits
             )));
         }
+        if ours.order != x.order {
+            return Err(TableError::Conflict(format!(
+                "{mine} and {theirs} search {} at {} bits in {} parts in different orders ({} and {}): their parts cannot be combined",
+                x.target, x.bits, x.shards, ours.order, x.order
+            )));
+        }
         keep_extras(&mut ours.extra, x.extra);
         // Of two copies of a part: the finished one, then the one with evidence, then the
         // one further on. Two finished copies with residues are two runs of one search:

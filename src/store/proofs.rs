@@ -148,6 +148,7 @@ impl Store {
         bits: u32,
         shards: u32,
         task_bits: u32,
+        order: crate::exhaust::Order,
     ) -> &mut Exhaust {
         self.exhaust
             .entry((target, bits, shards))
@@ -156,6 +157,7 @@ impl Store {
                 bits,
                 shards,
                 task_bits,
+                order,
                 parts: BTreeMap::new(),
                 extra: BTreeMap::new(),
             })
@@ -168,13 +170,14 @@ impl Store {
     /// [`TableError::Conflict`] if such a proof contradicts a stored magic.
     pub fn settle_exhaust(&mut self, name: &str) -> Result<Vec<(Target, u32)>, TableError> {
         let mut newly = Vec::new();
-        let complete: Vec<(Target, u32, u32)> = self
+        let complete: Vec<(Target, u32, u32, crate::exhaust::Order)> = self
             .exhaust
             .values()
             .filter(|x| x.complete() && x.magics() == 0)
-            .map(|x| (x.target, x.bits, x.shards))
+            .map(|x| (x.target, x.bits, x.shards, x.order))
             .collect();
-        for (target, bits, shards) in complete {
+        for (target, bits, shards, order) in complete {
+            let high = order == crate::exhaust::Order::High;
             if self
                 .proofs
                 .get(&(target, Formula::Plain))
@@ -183,16 +186,22 @@ impl Store {
                 continue;
             }
             let method = format!(
-                "exhaustive search of one period, low bits first (magichunt {}, {shards} parts)",
+                "exhaustive search of one period, {} (magichunt {}, {shards} parts)",
+                if high {
+                    "high bits first, carries bounded"
+                } else {
+                    "low bits first"
+                },
                 env!("CARGO_PKG_VERSION")
             );
             let mut extra = BTreeMap::new();
             extra.insert(
                 "command".to_string(),
                 format!(
-                    "magichunt exhaust --piece {} --square {} --bits {bits}{}",
+                    "magichunt exhaust --piece {} --square {} --bits {bits}{}{}",
                     target.piece,
                     target.square,
+                    if high { " --order high" } else { "" },
                     if shards > 1 {
                         format!(" --shard K/{shards} (K = 1..{shards})")
                     } else {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::exhaust::Order;
 use crate::magic::verify;
 use crate::table::wire::PartWire;
 use crate::{Piece, Square};
@@ -109,13 +110,59 @@ fn all_parts_done_with_no_magic_becomes_a_proof() {
         extra: BTreeMap::new(),
     };
     let mut a = Store::new();
-    a.exhaust_mut(d8, 4, 2, 18).parts.insert(1, part(1, true));
+    a.exhaust_mut(d8, 4, 2, 18, Order::Low)
+        .parts
+        .insert(1, part(1, true));
     let mut b = Store::new();
-    b.exhaust_mut(d8, 4, 2, 18).parts.insert(2, part(2, false));
+    b.exhaust_mut(d8, 4, 2, 18, Order::Low)
+        .parts
+        .insert(2, part(2, false));
     a.merge(b.clone(), "a", "b").unwrap();
     assert_eq!(a.proofs().count(), 0, "part 2 is not done");
-    b.exhaust_mut(d8, 4, 2, 18).parts.insert(2, part(2, true));
+    b.exhaust_mut(d8, 4, 2, 18, Order::Low)
+        .parts
+        .insert(2, part(2, true));
     a.merge(b, "a", "b").unwrap();
     let p: Vec<_> = a.proofs().collect();
     assert_eq!((p.len(), p[0].bits), (1, 4));
+}
+
+/// Parts searched in different orders cut the period into different tasks: merging them
+/// is refused, and a finished high-order search says so in its proof.
+#[test]
+fn parts_of_different_orders_do_not_merge() {
+    let d8 = target(Piece::Bishop, "d8");
+    let part = |shard| PartWire {
+        shard,
+        done: true,
+        cursor: None,
+        magics: 0,
+        nodes: 7,
+        seconds: 0.1,
+        best: None,
+        residue: None,
+        extra: BTreeMap::new(),
+    };
+    let mut a = Store::new();
+    a.exhaust_mut(d8, 4, 2, 18, Order::High)
+        .parts
+        .insert(1, part(1));
+    let mut b = Store::new();
+    b.exhaust_mut(d8, 4, 2, 18, Order::Low)
+        .parts
+        .insert(2, part(2));
+    let err = a.clone().merge(b, "a", "b").unwrap_err().to_string();
+    assert!(err.contains("different orders"), "{err}");
+    let mut c = Store::new();
+    c.exhaust_mut(d8, 4, 2, 18, Order::High)
+        .parts
+        .insert(2, part(2));
+    a.merge(c, "a", "c").unwrap();
+    let p: Vec<_> = a.proofs().collect();
+    assert_eq!(p.len(), 1);
+    assert!(p[0].method.as_deref().unwrap().contains("high bits first"));
+    assert!(p[0].extra["command"]
+        .as_str()
+        .unwrap()
+        .contains("--order high"));
 }

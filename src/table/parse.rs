@@ -72,6 +72,7 @@ pub(super) fn exhaust_wire(x: &Exhaust) -> ExhaustWire {
         bits: x.bits.into(),
         shards: x.shards,
         task_bits: x.task_bits,
+        order: (x.order != crate::exhaust::Order::Low).then(|| x.order.name().to_string()),
         parts: x.parts.values().cloned().collect(),
         extra: x.extra.clone(),
     }
@@ -258,6 +259,12 @@ impl Ctx<'_> {
                 crate::exhaust::MAX_TASK_BITS
             ));
         }
+        let order = match w.order.as_deref() {
+            None => crate::exhaust::Order::Low,
+            Some(o) => o
+                .parse()
+                .map_err(|e: crate::error::ParseError| e.to_string())?,
+        };
         let mut parts = BTreeMap::new();
         for p in w.parts {
             if !(1..=w.shards).contains(&p.shard) {
@@ -288,6 +295,7 @@ impl Ctx<'_> {
             bits,
             shards: w.shards,
             task_bits: w.task_bits,
+            order,
             parts,
             extra: w.extra,
         })

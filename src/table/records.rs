@@ -55,6 +55,9 @@ pub struct Exhaust {
     /// `log2` of the number of tasks the space is cut into (and dealt to the parts): every
     /// part of one search must use the same.
     pub task_bits: u32,
+    /// The order the bits are fixed in: every part of one search must use the same (the
+    /// tasks and the node counts depend on it).
+    pub order: crate::exhaust::Order,
     /// Parts worked on, by part number (1 to `shards`).
     pub parts: BTreeMap<u32, PartWire>,
     /// Other fields, kept.

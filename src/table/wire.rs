@@ -195,6 +195,10 @@ pub struct ExhaustWire {
         skip_serializing_if = "is_legacy_task_bits"
     )]
     pub task_bits: u32,
+    /// The order the bits are fixed in, `low` or `high`; absent means `low`, the only order
+    /// before this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
     /// The parts worked on so far.
     pub parts: Vec<PartWire>,
     /// Other fields, kept.

@@ -269,7 +269,9 @@ pub fn part_residue(x: &Exhaust, part: &PartWire) -> Result<Option<(Plan, Residu
         index: part.shard,
         count: x.shards,
     };
-    let plan = Plan::new(x.target, x.bits).with_task_bits(x.task_bits);
+    let plan = Plan::new(x.target, x.bits)
+        .with_task_bits(x.task_bits)
+        .with_order(x.order);
     if plan.task_bits() != x.task_bits {
         return Err(format!(
             "task bits {} exceed the period's {}",
@@ -317,11 +319,16 @@ pub fn part_residue(x: &Exhaust, part: &PartWire) -> Result<Option<(Plan, Residu
 pub fn part_key(x: &Exhaust, part: &PartWire) -> String {
     let r = part.residue.as_ref();
     let text = format!(
-        "exhaust {}-{}-{} t{} {}/{} done {} nodes {} magics {} best {} residue {} {} {}",
+        "exhaust {}-{}-{} t{}{} {}/{} done {} nodes {} magics {} best {} residue {} {} {}",
         x.target.piece,
         x.target.square,
         x.bits,
         x.task_bits,
+        if x.order == crate::exhaust::Order::Low {
+            ""
+        } else {
+            " high"
+        },
         part.shard,
         x.shards,
         part.done,
