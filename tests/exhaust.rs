@@ -443,3 +443,43 @@ fn task_bits_choose_the_split_of_a_new_search_and_must_match_a_begun_one() {
         assert_eq!(o.status.code(), Some(2), "--task-bits {bad}: {}", text(&o));
     }
 }
+
+/// `--order high` runs end to end: the proof says how it was obtained, the store keeps the
+/// order, and a second run in the other order is refused with one line, the store untouched.
+#[test]
+fn the_high_order_proves_and_keeps_its_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let o = exhaust(&store, "bishop", "d8", "4", &["--order", "high"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("none exists"), "{}", text(&o));
+    let before = std::fs::read_to_string(&store).unwrap();
+    assert!(before.contains(r#""order":"high""#) || before.contains(r#""order": "high""#));
+    assert!(
+        before.contains("high bits first"),
+        "the proof's method names the order"
+    );
+    assert!(before.contains("--order high"), "and its command");
+    let o = exhaust(
+        &store,
+        "bishop",
+        "d8",
+        "4",
+        &["--order", "low", "--recheck"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let said = text(&o);
+    let errors: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("magichunt:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", text(&o));
+    assert!(
+        errors[0].contains("in the high order, not low"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(std::fs::read_to_string(&store).unwrap(), before);
+    let o = exhaust(&store, "bishop", "d8", "4", &["--order", "sideways"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}

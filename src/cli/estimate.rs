@@ -40,10 +40,10 @@ pub struct EstimateArgs {
     #[arg(long, value_name = "N", requires = "questions",
           value_parser = clap::value_parser!(u32).range(0..=63))]
     task_bits: Option<u32>,
-    /// With --estimate: the order the search fixes the bits in: `low` (exhaust's default) or
-    /// `high` (from the top of the period down; far fewer nodes on the rooks of ranks 1 to 4).
-    #[arg(long, default_value = "low", requires = "questions")]
-    order: Order,
+    /// With --estimate: the order the search fixes the bits in: `low` or `high` (from the top of
+    /// the period down) [default: exhaust's, high for the rooks of ranks 1 to 4, low otherwise].
+    #[arg(long, requires = "questions")]
+    order: Option<Order>,
     /// With --estimate: also search the whole period, print the measured totals and how often
     /// the interval holds them (200 samples drawn from the exact per-task costs).
     #[arg(long, requires = "questions")]
@@ -119,7 +119,8 @@ fn full_check(
     args: &EstimateArgs,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<FullCheck> {
-    let mut plan = Plan::new(q.target, q.bits).with_order(args.order);
+    let order = args.order.unwrap_or(Order::suited(q.target));
+    let mut plan = Plan::new(q.target, q.bits).with_order(order);
     if let Some(t) = args.task_bits {
         plan = plan.with_task_bits(t);
     }

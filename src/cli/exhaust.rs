@@ -62,11 +62,11 @@ pub struct ExhaustArgs {
     /// keeps its own.
     #[arg(long, value_name = "N", value_parser = task_bits_arg)]
     task_bits: Option<u32>,
-    /// The order the bits of the magic are fixed in: `low` (lowest first, the default; fast
-    /// on rooks of ranks 5 to 8 and on bishops) or `high` (the period's highest bits first,
-    /// with the carries of the low ones bounded; hundreds to millions of times fewer nodes on
-    /// the rooks of ranks 1 to 4). `bench --estimate Q --order high` projects either. A search
-    /// already begun keeps its own.
+    /// The order the bits of the magic are fixed in: `low` (lowest first; fast on rooks of
+    /// ranks 5 to 8 and on bishops) or `high` (the period's highest bits first, with the
+    /// carries of the low ones bounded; up to millions of times fewer nodes on the rooks of
+    /// ranks 1 to 4) [default: high for the rooks of ranks 1 to 4, low otherwise].
+    /// `bench --estimate Q --order O` projects either. A search already begun keeps its own.
     #[arg(long)]
     order: Option<Order>,
     /// Index formula: only `plain` can be enumerated (a black key is odd, so every bit of
@@ -189,7 +189,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
             x.order
         ),
         (Some(x), _) => plan.with_order(x.order),
-        (None, o) => plan.with_order(o.unwrap_or_default()),
+        (None, o) => plan.with_order(o.unwrap_or(Order::suited(target))),
     };
     let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
     if let Some(p) = part.as_ref().filter(|p| p.done) {

@@ -63,8 +63,8 @@ pub struct EstimateConfig {
     pub seed: u64,
     /// Task bits of the split (default: the one `exhaust` uses).
     pub task_bits: Option<u32>,
-    /// The order the bits are fixed in.
-    pub order: Order,
+    /// The order the bits are fixed in (default: [`Order::suited`] to the target).
+    pub order: Option<Order>,
 }
 
 /// What one task cost.
@@ -394,7 +394,8 @@ pub fn estimate(
     cfg: &EstimateConfig,
     interrupt: &AtomicBool,
 ) -> Estimate {
-    let mut plan = Plan::new(target, bits).with_order(cfg.order);
+    let order = cfg.order.unwrap_or(Order::suited(target));
+    let mut plan = Plan::new(target, bits).with_order(order);
     if let Some(t) = cfg.task_bits {
         plan = plan.with_task_bits(t);
     }
@@ -634,7 +635,7 @@ mod tests {
             budget: None,
             seed: 3,
             task_bits: None,
-            order: Order::Low,
+            order: None,
         };
         let e = estimate(target, 5, &cfg, &stop);
         assert_eq!(e.finished, plan.tasks() / 8);
@@ -656,7 +657,7 @@ mod tests {
             budget: None,
             seed: 1,
             task_bits: None,
-            order: Order::Low,
+            order: None,
         };
         let e = estimate(target, 5, &cfg, &stop);
         assert!(e.interrupted);
