@@ -197,7 +197,9 @@ fn every_command_in_the_docs_is_one_the_binary_takes() {
                         .unwrap_or_else(|e| panic!("{}: `{line}` names {w}: {e}", doc.display()));
                     use std::os::unix::fs::PermissionsExt as _;
                     assert!(
-                        meta.permissions().mode() & 0o111 != 0 || w.ends_with(".sbatch"),
+                        meta.permissions().mode() & 0o111 != 0
+                            || w.ends_with(".sbatch")
+                            || w.ends_with(".c"),
                         "{}: {w} is not executable",
                         doc.display()
                     );
