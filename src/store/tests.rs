@@ -95,10 +95,9 @@ fn merge_names_both_sides_of_a_contradiction() {
     assert!(err.contains("a.json") && err.contains("b.json"), "{err}");
 }
 
-#[test]
-fn all_parts_done_with_no_magic_becomes_a_proof() {
-    let d8 = target(Piece::Bishop, "d8");
-    let part = |shard, done| PartWire {
+/// A part of an exhaustive search with no magic, no best and no residue.
+fn bare_part(shard: u32, done: bool) -> PartWire {
+    PartWire {
         shard,
         done,
         cursor: None,
@@ -108,7 +107,13 @@ fn all_parts_done_with_no_magic_becomes_a_proof() {
         best: None,
         residue: None,
         extra: BTreeMap::new(),
-    };
+    }
+}
+
+#[test]
+fn all_parts_done_with_no_magic_becomes_a_proof() {
+    let d8 = target(Piece::Bishop, "d8");
+    let part = bare_part;
     let mut a = Store::new();
     a.exhaust_mut(d8, 4, 2, 18, Order::Low)
         .parts
@@ -132,17 +137,7 @@ fn all_parts_done_with_no_magic_becomes_a_proof() {
 #[test]
 fn parts_of_different_orders_do_not_merge() {
     let d8 = target(Piece::Bishop, "d8");
-    let part = |shard| PartWire {
-        shard,
-        done: true,
-        cursor: None,
-        magics: 0,
-        nodes: 7,
-        seconds: 0.1,
-        best: None,
-        residue: None,
-        extra: BTreeMap::new(),
-    };
+    let part = |shard| bare_part(shard, true);
     let mut a = Store::new();
     a.exhaust_mut(d8, 4, 2, 18, Order::High)
         .parts
