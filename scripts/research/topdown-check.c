@@ -12,6 +12,8 @@
  *   cc -O2 -o topdown-check scripts/research/topdown-check.c
  *   ./topdown-check rook e2 8 18          # magics and nodes of the period, 2^18 tasks
  *   ./topdown-check bishop d8 5 0 brute   # also brute force over the period (small ones)
+ *   ./topdown-check rook b2 9 18 0 131072 # tasks 0 to 131071 only (run the rest elsewhere:
+ *                                         # the counts of the pieces add up to the whole's)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -94,7 +96,8 @@ static void node(uint64_t known, int t) {
 
 int main(int argc, char **argv) {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s rook|bishop SQUARE BITS TASK_BITS [brute]\n", argv[0]);
+        fprintf(stderr, "usage: %s rook|bishop SQUARE BITS TASK_BITS [brute | FROM TO]\n",
+                argv[0]);
         return 2;
     }
     int rook = strcmp(argv[1], "rook") == 0;
@@ -136,12 +139,31 @@ int main(int argc, char **argv) {
         return 2;
     }
     int width = period - task_bits;
-    for (uint64_t task = 0; task < 1ULL << task_bits; task++)
+    int brute = argc == 6 && strcmp(argv[5], "brute") == 0;
+    uint64_t from = 0, to = 1ULL << task_bits;
+    if (argc == 7) {
+        char *e1, *e2;
+        from = strtoull(argv[5], &e1, 10);
+        to = strtoull(argv[6], &e2, 10);
+        if (*e1 || *e2 || from >= to || to > 1ULL << task_bits) {
+            fprintf(stderr, "topdown-check: a task range is FROM TO with FROM < TO <= 2^%d\n",
+                    task_bits);
+            return 2;
+        }
+    } else if (argc != 5 && !brute) {
+        fprintf(stderr, "topdown-check: after TASK_BITS, 'brute' or a task range FROM TO\n");
+        return 2;
+    }
+    for (uint64_t task = from; task < to; task++)
         node(task << width, width);
-    printf("%s %s at %d bits: period 2^%d, 2^%d tasks, %d subsets: %llu magics, %llu nodes\n",
+    printf("%s %s at %d bits: period 2^%d, 2^%d tasks, %d subsets: %llu magics, %llu nodes",
            argv[1], argv[2], bits, period, task_bits, n, (unsigned long long)magics,
            (unsigned long long)nodes);
-    if (argc > 5 && strcmp(argv[5], "brute") == 0) {
+    if (from != 0 || to != 1ULL << task_bits)
+        printf(" (tasks %llu to %llu only)", (unsigned long long)from,
+               (unsigned long long)to - 1);
+    printf("\n");
+    if (brute) {
         if (period > 34) {
             fprintf(stderr, "topdown-check: brute force only up to periods of 2^34\n");
             return 2;
