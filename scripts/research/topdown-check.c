@@ -55,12 +55,13 @@ static int cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static void node(uint64_t known, int t) {
+/* `first`: every subset below it is placed (a shortcut for the scan, nothing more). */
+static void node(uint64_t known, int t, int first) {
     nodes++;
     uint64_t span = t ? (t == 64 ? ~0ULL : (1ULL << t) - 1) : 0;
     int undo_slot[4096], undo_sub[4096], ns = 0, nu = 0, alive = 1;
     uint64_t low = (1ULL << shift) - 1;
-    for (int i = 0; i < n; i++) {
+    for (int i = first; i < n; i++) {
         if ((u128)occ[i] * span >= ((u128)1 << shift))
             break; /* sorted: no later subset can be exact either */
         if (placed[i])
@@ -82,11 +83,13 @@ static void node(uint64_t known, int t) {
         undo_sub[nu++] = i;
     }
     if (alive) {
+        while (first < n && placed[first])
+            first++;
         if (t == 0)
             magics++;
         else
             for (uint64_t v = 0; v < 2; v++)
-                node(known | v << (t - 1), t - 1);
+                node(known | v << (t - 1), t - 1, first);
     }
     while (ns)
         slot_used[undo_slot[--ns]] = 0;
@@ -155,7 +158,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (uint64_t task = from; task < to; task++)
-        node(task << width, width);
+        node(task << width, width, 0);
     printf("%s %s at %d bits: period 2^%d, 2^%d tasks, %d subsets: %llu magics, %llu nodes",
            argv[1], argv[2], bits, period, task_bits, n, (unsigned long long)magics,
            (unsigned long long)nodes);
