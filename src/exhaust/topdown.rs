@@ -13,13 +13,21 @@
 //! ranks 1 to 3 (a rook's rank part) those are the subsets fixed early, where the low-bits-first
 //! tree meets them last (docs/speed.md, "From the high bits down"). The subsets are kept sorted
 //! by value: those that cannot be exact yet are a suffix, and each node carries the few that
-//! came close but were not (they wait in `waiting`, one segment per depth of one stack).
+//! came close but were not (they wait in `waiting`, one segment per depth).
 
 use std::sync::atomic::AtomicBool;
 
 use super::{Out, Plan};
 
+/// Slots of the largest table (12 bits), and the spare slot past them, rounded up to a power
+/// of two so that a masked index needs no bounds check.
+const SLOTS: usize = 1 << 13;
+
 /// The top-down engine: a slot array with an undo list, and the waiting lists.
+///
+/// The inner loop has no branch on whether a candidate is exact (about half are, at random):
+/// a candidate that is not visits a spare slot past the table, which stays empty, and is
+/// written to its waiting list whether or not the list's end moves past it.
 #[derive(Clone, Debug)]
 pub(crate) struct TopDown {
     /// Every subset (the empty one included), by value.
@@ -28,18 +36,73 @@ pub(crate) struct TopDown {
     att: Vec<u16>,
     /// `64 - bits`: the index is the product's bits from here up.
     shift: u32,
+    /// The spare slot: `2^bits`.
+    spare: usize,
     /// Bits of the period below the task bits: a task's window at its root.
     width: u32,
     /// Per window width `t` (0 to `width`): how many subsets (a prefix of `occ`) have
     /// `X * (2^t - 1) < 2^shift`, so that they can be exact in a window of `t` bits.
     candidates: Vec<u32>,
-    /// Attack id per slot, 0 when empty.
-    slots: Vec<u16>,
-    /// Slots written, to take back.
-    undo: Vec<u32>,
-    /// The waiting lists, one segment per depth on one stack: the subsets that were
-    /// candidates at the node above but not exact there.
+    /// Attack id per slot, 0 when empty; the spare slot is always 0.
+    slots: Box<[u16; SLOTS]>,
+    /// Slots written on the path to the node, to take back: at most every slot, and the
+    /// entry past the end that the loop writes without counting it.
+    undo: Box<[u32; SLOTS]>,
+    /// The waiting lists, one segment per depth of the path: the subsets that were
+    /// candidates at the node above but not exact there. A segment holds at most every
+    /// subset, and the path is at most `width + 1` nodes deep.
     waiting: Vec<u16>,
+}
+
+/// Where a node writes: the end of its waiting list and of the undo list, and the highest
+/// slot used on the path.
+#[derive(Copy, Clone, Debug)]
+struct Ends {
+    waiting: usize,
+    undo: usize,
+    max: u32,
+}
+
+/// One node's pass over its candidates.
+struct Pass<'a> {
+    known: u64,
+    span: u64,
+    shift: u32,
+    spare: usize,
+    slots: &'a mut [u16; SLOTS],
+    undo: &'a mut [u32; SLOTS],
+    /// This node's waiting list, from its start.
+    left: &'a mut [u16],
+    /// Its length.
+    waiting: usize,
+    undo_end: usize,
+    max: u32,
+}
+
+impl Pass<'_> {
+    /// Places subset `i` (occupancy `x`, attack id `att`) if its index is exact under
+    /// `known` with a window of `span + 1` values, or puts it on the waiting list if not;
+    /// true when it collides.
+    #[inline(always)]
+    fn step(&mut self, i: usize, x: u64, att: u16) -> bool {
+        let whole = 1u64 << self.shift;
+        let p = x.wrapping_mul(self.known);
+        let exact = x * self.span < whole - (p & (whole - 1));
+        self.left[self.waiting] = i as u16;
+        self.waiting += usize::from(!exact);
+        let idx = if exact {
+            (p >> self.shift) as usize
+        } else {
+            self.spare
+        } & (SLOTS - 1);
+        let held = self.slots[idx];
+        let place = exact & (held == 0);
+        self.slots[idx] = if place { att } else { held };
+        self.undo[self.undo_end & (SLOTS - 1)] = idx as u32;
+        self.undo_end += usize::from(place);
+        self.max = self.max.max(if place { idx as u32 } else { 0 });
+        (held != 0) & (held != att)
+    }
 }
 
 impl TopDown {
@@ -62,28 +125,35 @@ impl TopDown {
                 u32::try_from(n).expect("at most 4096 subsets")
             })
             .collect();
+        assert!(1usize << plan.bits < SLOTS, "at most 12 bits");
         TopDown {
             att: subsets.iter().map(|s| s.1).collect(),
+            waiting: vec![0; occ.len() * (width as usize + 2)],
             occ,
             shift,
+            spare: 1 << plan.bits,
             width,
             candidates,
-            slots: vec![0; 1 << plan.bits],
-            undo: Vec::new(),
-            waiting: Vec::new(),
+            slots: Box::new([0; SLOTS]),
+            undo: Box::new([0; SLOTS]),
         }
     }
 
     /// Searches the magics whose bits above the window equal `task`.
     pub(crate) fn run(&mut self, task: u64, out: &mut Out, stop: &AtomicBool) {
         let known = task << self.width;
-        self.waiting.clear();
-        self.node(known, self.width, 0, 0, 0, out, stop);
-        debug_assert!(self.undo.is_empty() && self.waiting.is_empty());
+        let root = Ends {
+            waiting: 0,
+            undo: 0,
+            max: 0,
+        };
+        self.node(known, self.width, 0, 0, root, out, stop);
+        debug_assert!(self.slots.iter().all(|&s| s == 0));
     }
 
     /// The node that fixes every bit from `t` up to `known`'s. `next` is the first subset
-    /// that was never a candidate; `waiting[from..]` holds the node above's leftovers.
+    /// that was never a candidate; `waiting[from..at.waiting]` holds the node above's
+    /// leftovers, and this node's own start where they end.
     ///
     /// Every candidate `X` has `X * (2^t - 1) < 2^shift <= 2^63` (it was a candidate at a
     /// window at least this wide), so the test is done in 64 bits.
@@ -94,37 +164,45 @@ impl TopDown {
         t: u32,
         next: usize,
         from: usize,
-        mut max: u32,
+        at: Ends,
         out: &mut Out,
         stop: &AtomicBool,
     ) {
         out.nodes(1, stop);
-        let mark = self.undo.len();
-        let to = self.waiting.len();
-        let span = (1u64 << t) - 1;
         let nx = self.candidates[t as usize] as usize;
-        let mut alive = true;
-        for k in from..to {
-            let i = usize::from(self.waiting[k]);
-            if !self.try_place(i, known, span, &mut max) {
-                alive = false;
-                break;
-            }
-        }
-        if alive {
-            for i in next..nx {
-                if !self.try_place(i, known, span, &mut max) {
-                    alive = false;
-                    break;
-                }
-            }
-        }
-        if alive {
+        let (inherited, left) = self.waiting.split_at_mut(at.waiting);
+        let mut pass = Pass {
+            known,
+            span: (1u64 << t) - 1,
+            shift: self.shift,
+            spare: self.spare,
+            slots: &mut self.slots,
+            undo: &mut self.undo,
+            left,
+            waiting: 0,
+            undo_end: at.undo,
+            max: at.max,
+        };
+        let (occ, att) = (&self.occ, &self.att);
+        let dead = inherited[from..].iter().any(|&i| {
+            let i = usize::from(i);
+            pass.step(i, occ[i], att[i])
+        }) || occ[next..nx]
+            .iter()
+            .zip(&att[next..nx])
+            .enumerate()
+            .any(|(k, (&x, &a))| pass.step(next + k, x, a));
+        let end = Ends {
+            waiting: at.waiting + pass.waiting,
+            undo: pass.undo_end,
+            max: pass.max,
+        };
+        if !dead {
             if t == 0 {
-                debug_assert!(self.waiting.len() == to && nx == self.occ.len());
+                debug_assert!(end.waiting == at.waiting && nx == self.occ.len());
                 out.tally.magics += 1;
-                if out.could_improve(max) {
-                    out.offer(max, known);
+                if out.could_improve(end.max) {
+                    out.offer(end.max, known);
                 }
                 if let Some(c) = out.collect.as_mut() {
                     c.push(known);
@@ -134,39 +212,12 @@ impl TopDown {
                     if out.stopped {
                         break;
                     }
-                    self.node(known | v << (t - 1), t - 1, nx, to, max, out, stop);
+                    self.node(known | v << (t - 1), t - 1, nx, at.waiting, end, out, stop);
                 }
             }
         }
-        self.waiting.truncate(to);
-        for &i in &self.undo[mark..] {
-            self.slots[i as usize] = 0;
-        }
-        self.undo.truncate(mark);
-    }
-
-    /// Places subset `i` if its index is exact under `known` with a window of `span + 1`
-    /// values, or puts it on the current waiting list if not; false when it collides.
-    #[inline]
-    fn try_place(&mut self, i: usize, known: u64, span: u64, max: &mut u32) -> bool {
-        let whole = 1u64 << self.shift;
-        let x = self.occ[i];
-        let p = x.wrapping_mul(known);
-        if x * span >= whole - (p & (whole - 1)) {
-            self.waiting
-                .push(u16::try_from(i).expect("at most 4096 subsets"));
-            return true;
-        }
-        let idx = (p >> self.shift) as u32;
-        let att = self.att[i];
-        let slot = &mut self.slots[idx as usize];
-        if *slot == 0 {
-            *slot = att;
-            self.undo.push(idx);
-            *max = (*max).max(idx);
-            true
-        } else {
-            *slot == att
+        for k in at.undo..end.undo {
+            self.slots[self.undo[k] as usize & (SLOTS - 1)] = 0;
         }
     }
 }
