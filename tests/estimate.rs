@@ -122,3 +122,24 @@ fn bad_questions_are_refused_in_one_line() {
     let o = magichunt(&["bench", "--sample", "10"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The high order is sampled in 2^24 finer pieces of the same tree unless `--task-bits` says
+/// otherwise, the low order at `exhaust`'s split.
+#[test]
+fn the_high_order_is_sampled_finer_unless_told() {
+    let high = estimate_json(&["--estimate", "rook:e2:8", "--sample", "50"]);
+    assert_eq!(high["order"], "high");
+    assert_eq!(high["tasks"], 1u64 << 24);
+    let told = estimate_json(&[
+        "--estimate",
+        "rook:e2:8",
+        "--sample",
+        "50",
+        "--task-bits",
+        "18",
+    ]);
+    assert_eq!(told["tasks"], 1 << 18);
+    let low = estimate_json(&["--estimate", "rook:d4:9", "--sample", "5", "--order", "low"]);
+    assert_eq!(low["order"], "low");
+    assert_eq!(low["tasks"], 1 << 18);
+}

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::Outcome;
 use crate::exhaust::estimate::{self, Estimate, EstimateConfig, Projection};
-use crate::exhaust::{Order, Plan};
+use crate::exhaust::Order;
 use crate::interrupt::{install, Stop};
 use crate::piece::Target;
 use crate::question::{Formula, Question};
@@ -35,8 +35,10 @@ pub struct EstimateArgs {
     /// With --estimate: the seed of the sample (the same seed draws the same tasks).
     #[arg(long, default_value_t = 1, requires = "questions")]
     seed: u64,
-    /// With --estimate: split the period into 2^N tasks instead of exhaust's split (smaller
-    /// tasks finish where exhaust's take hours; the projection is then that of this split).
+    /// With --estimate: split the period into 2^N tasks (smaller tasks finish where exhaust's
+    /// take hours; the projection is then that of this split) [default: exhaust's split in the
+    /// low order, 2^24 in the high one, whose subtrees are few and heavy-tailed at exhaust's:
+    /// finer pieces of the same tree give a tighter interval in the same time].
     #[arg(long, value_name = "N", requires = "questions",
           value_parser = clap::value_parser!(u32).range(0..=63))]
     task_bits: Option<u32>,
@@ -119,11 +121,7 @@ fn full_check(
     args: &EstimateArgs,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<FullCheck> {
-    let order = args.order.unwrap_or(Order::suited(q.target));
-    let mut plan = Plan::new(q.target, q.bits).with_order(order);
-    if let Some(t) = args.task_bits {
-        plan = plan.with_task_bits(t);
-    }
+    let plan = estimate::sampled_plan(q.target, q.bits, args.order, args.task_bits);
     let all = estimate::full(&plan, stop)?;
     let cpu_s: f64 = all.iter().map(|c| c.cpu_s).sum();
     let nodes: u64 = all.iter().map(|c| c.nodes).sum();
