@@ -13,6 +13,8 @@
 #   --jobs N             shards at once on each host (default 1: one shard uses all cores)
 #   --threads N          threads per shard (default: magichunt's own)
 #   --task-bits N        exhaust: cut the period into 2^N subtrees (the same N for every shard)
+#   --order low|high     exhaust: the order the bits are fixed in (default: magichunt's own,
+#                        high for the rooks of ranks 1 to 4, low otherwise)
 #   --joblog FILE        GNU parallel's job log (default SHARD_DIR/RUN.joblog)
 #   --resume             continue a broken run: skip the shards the joblog lists as
 #                        succeeded, run the failed and missing ones
@@ -55,7 +57,7 @@ esac
 piece=${MH_PIECE:-} square=${MH_SQUARE:-} bits=${MH_BITS:-} n=${MH_SHARDS:-}
 time=${MH_TIME:-1h} base=${MH_SEED:-1} threads=${MH_THREADS:-} method=${MH_METHOD:-auto}
 store=${MH_STORE:-results/best.json} shard_dir=${MH_SHARD_DIR:-results/shards}
-logins=() jobs=1 joblog="" resume=() task_bits=${MH_TASK_BITS:-}
+logins=() jobs=1 joblog="" resume=() task_bits=${MH_TASK_BITS:-} order=${MH_ORDER:-}
 while (($#)); do
   case $1 in
     -h | --help) usage; exit 0 ;;
@@ -76,6 +78,7 @@ while (($#)); do
     --jobs) jobs=$2 ;;
     --method) method=$2 ;;
     --task-bits) task_bits=$2 ;;
+    --order) order=$2 ;;
     --joblog) joblog=$2 ;;
     *) echo "parallel.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -99,9 +102,10 @@ if [[ $mode != hunt ]]; then
   [[ -n $piece && -n $square && -n $bits ]] || { echo "parallel.sh: $mode needs --piece, --square and --bits" >&2; exit 2; }
   run=$mode-$piece-$square-${bits}b-of$n
   shard=$shard_dir/$mode-$piece-$square-${bits}b-{}of$n.json
-  sub=(exhaust ${task_bits:+--task-bits "$task_bits"})
+  sub=(exhaust ${task_bits:+--task-bits "$task_bits"} ${order:+--order "$order"})
   if [[ $mode == prove ]]; then
     [[ -z $task_bits ]] || { echo "parallel.sh: --task-bits is for exhaust, not prove" >&2; exit 2; }
+    [[ -z $order ]] || { echo "parallel.sh: --order is for exhaust, not prove" >&2; exit 2; }
     sub=(prove --method "$method")
   fi
   cmd=("$MAGICHUNT" "${sub[@]}" --piece "$piece" --square "$square" --bits "$bits" --shard "{}/$n" --store "$shard")

@@ -245,6 +245,11 @@ echo "== GNU parallel: prove (method auto: SAT for a bishop) in 2 cubes"
 "$root/scripts/parallel.sh" prove --piece bishop --square b2 --bits 3 --shards 2 --sshloginfile hosts --jobs 2
 check "merged store proves bishop b2 at 3 bits, certificates beside it check" proven results/best.json b2 3
 
+echo "== GNU parallel: exhaust --order high reaches every part; prove refuses it"
+"$root/scripts/parallel.sh" exhaust --piece bishop --square e8 --bits 4 --shards 2 --threads 1 --order high --sshloginfile hosts --jobs 2 --store high.json
+check "both parts searched in the high order" test "$(grep -l '"order": "high"' results/shards/exhaust-bishop-e8-4b-*of2.json | wc -l)" -eq 2
+check "--order with prove: refused" bash -c '! "$0" prove --piece bishop --square b2 --bits 3 --shards 2 --order high 2>/dev/null' "$root/scripts/parallel.sh"
+
 echo "== GNU parallel: hunt, 2 tasks, then again"
 hunt=("$root/scripts/parallel.sh" hunt --tasks 2 --time 2s --seed 9 --threads 1 --sshloginfile hosts --jobs 2)
 "${hunt[@]}"
