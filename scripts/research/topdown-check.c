@@ -14,6 +14,8 @@
  *   ./topdown-check bishop d8 5 0 brute   # also brute force over the period (small ones)
  *   ./topdown-check rook b2 9 18 0 131072 # tasks 0 to 131071 only (run the rest elsewhere:
  *                                         # the counts of the pieces add up to the whole's)
+ *   ./topdown-check rook b2 9 18 - < list # the tasks listed on stdin, one number a line
+ *                                         # (check-store.py feeds it exhaust's blocks)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -143,6 +145,7 @@ int main(int argc, char **argv) {
     }
     int width = period - task_bits;
     int brute = argc == 6 && strcmp(argv[5], "brute") == 0;
+    int listed = argc == 6 && strcmp(argv[5], "-") == 0;
     uint64_t from = 0, to = 1ULL << task_bits;
     if (argc == 7) {
         char *e1, *e2;
@@ -153,9 +156,29 @@ int main(int argc, char **argv) {
                     task_bits);
             return 2;
         }
-    } else if (argc != 5 && !brute) {
-        fprintf(stderr, "topdown-check: after TASK_BITS, 'brute' or a task range FROM TO\n");
+    } else if (argc != 5 && !brute && !listed) {
+        fprintf(stderr, "topdown-check: after TASK_BITS, 'brute', '-' or a task range FROM TO\n");
         return 2;
+    }
+    if (listed) {
+        unsigned long long task;
+        int got;
+        while ((got = scanf("%llu", &task)) == 1) {
+            if (task >= 1ULL << task_bits) {
+                fprintf(stderr, "topdown-check: task %llu is not below 2^%d\n", task, task_bits);
+                return 2;
+            }
+            node((uint64_t)task << width, width, 0);
+        }
+        if (got != EOF) {
+            fprintf(stderr, "topdown-check: stdin holds something other than task numbers\n");
+            return 2;
+        }
+        printf("%s %s at %d bits: period 2^%d, 2^%d tasks, %d subsets: %llu magics, %llu nodes"
+               " (the listed tasks only)\n",
+               argv[1], argv[2], bits, period, task_bits, n, (unsigned long long)magics,
+               (unsigned long long)nodes);
+        return 0;
     }
     for (uint64_t task = from; task < to; task++)
         node(task << width, width, 0);

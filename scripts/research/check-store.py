@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Check a finished `exhaust --order high` campaign store with topdown-check.c, block by block.
+
+    scripts/research/check-store.py results/campaign/rook-d1-9.json --jobs 2
+
+The store's one exhaust part keeps, for every block of 1024 tasks in its search order, the
+nodes exhaust entered there (its residue). This script compiles
+scripts/research/topdown-check.c (an independent C walk written from the definition), feeds it
+the tasks of a few blocks at a time (the search order is exhaust's fixed scrambling, written
+again below from its description in src/exhaust/shard.rs), and compares each range's node
+count and magic count with the store's, so a disagreement is pinned to a few blocks. Each range's line is appended to the log (default
+results/checks/PIECE-SQUARE-BITS.txt) as soon as it is done, so an interrupted check resumes
+where it stopped, in this session or the next; ranges already in the log are not run again.
+Exit 0 when every range is done and agrees, 1 on any disagreement, 3 when ranges are left.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LINE = re.compile(r"^search order (\d+) to (\d+): (\d+) nodes, (\d+) magics; exhaust (\d+) nodes, (\d+) magics: (agree|DISAGREE)$")
+
+
+def fail(msg):
+    print(f"check-store: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def scramble(j, n):
+    """exhaust's fixed bijection of 0..n: an odd multiply-add mod 2^b, then a right xorshift
+    by ceil(b/2), walked until it lands below n (n <= 2: the identity)."""
+    if n <= 2:
+        return j
+    b = (n - 1).bit_length()
+    mask = (1 << b) - 1
+
+    def mix(x):
+        y = (x * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF & mask
+        return y ^ (y >> ((b + 1) // 2))
+
+    x = mix(j)
+    while x >= n:
+        x = mix(x)
+    return x
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            store = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: {e}")
+    records = [r for r in store.get("exhaust", []) if r.get("order") == "high"]
+    if len(records) != 1:
+        fail(f"{path}: expected one exhaust record with order high, found {len(records)}")
+    rec = records[0]
+    parts = rec.get("parts", [])
+    if rec.get("shards") != 1 or len(parts) != 1 or not parts[0].get("done"):
+        fail(f"{path}: expected one finished part (shards 1); merge or finish the search first")
+    res = parts[0].get("residue") or {}
+    if res.get("scheme") != "magichunt-residue 1":
+        fail(f"{path}: residue scheme {res.get('scheme')!r} is not one this script reads")
+    block, blocks = res["block"], res["blocks"]
+    tasks = block * len(blocks)
+    task_bits = tasks.bit_length() - 1
+    if tasks != 1 << task_bits:
+        fail(f"{path}: {tasks} tasks is not a power of two")
+    nodes = [int(b.split(":")[1]) for b in blocks]
+    if sum(nodes) != parts[0]["nodes"]:
+        fail(f"{path}: the blocks' nodes do not add up to the part's")
+    if parts[0]["magics"] != 0:
+        fail(f"{path}: the search found magics; this script checks searches that found none")
+    return rec, block, nodes, task_bits
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("store")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--range-blocks", type=int, default=8, help="blocks per C run (default 8)")
+    ap.add_argument("--log", help="default results/checks/PIECE-SQUARE-BITS.txt")
+    ap.add_argument("--only", type=int, help="run at most this many ranges, then stop")
+    a = ap.parse_args()
+    rec, block, nodes, task_bits = load(a.store)
+    name = f"{rec['piece']}-{rec['square']}-{rec['bits']}"
+    log = a.log or os.path.join(ROOT, "results", "checks", name + ".txt")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    done = {}
+    if os.path.exists(log):
+        for line in open(log):
+            m = LINE.match(line.strip())
+            if m:
+                done[int(m.group(1))] = m
+    step = a.range_blocks * block
+    ranges = [(lo, min(lo + step, len(nodes) * block)) for lo in range(0, len(nodes) * block, step)]
+    todo = [r for r in ranges if r[0] not in done]
+    if a.only is not None:
+        todo = todo[: a.only]
+    tmp = tempfile.mkdtemp()
+    exe = os.path.join(tmp, "topdown-check")
+    subprocess.run(["cc", "-O2", "-o", exe, os.path.join(ROOT, "scripts/research/topdown-check.c")], check=True)
+    if not os.path.exists(log):
+        with open(log, "w") as f:
+            f.write(f"# {name}: topdown-check.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks\n")
+
+    def run(r):
+        lo, hi = r
+        tasks = "".join(f"{scramble(j, 1 << task_bits)}\n" for j in range(lo, hi))
+        out = subprocess.run([exe, rec["piece"], rec["square"], str(rec["bits"]), str(task_bits), "-"],
+                             input=tasks, capture_output=True, text=True, check=True).stdout
+        m = re.search(r": (\d+) magics, (\d+) nodes", out)
+        got_magics, got_nodes = int(m.group(1)), int(m.group(2))
+        want = sum(nodes[lo // block: hi // block])
+        ok = got_nodes == want and got_magics == 0
+        return (f"search order {lo} to {hi - 1}: {got_nodes} nodes, {got_magics} magics; exhaust {want} nodes, "
+                f"0 magics: {'agree' if ok else 'DISAGREE'}")
+
+    try:
+        with ThreadPoolExecutor(max_workers=a.jobs) as pool:
+            futures = [pool.submit(run, r) for r in todo]
+            for fut in as_completed(futures):
+                line = fut.result()
+                with open(log, "a") as f:
+                    f.write(line + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+                print(line, flush=True)
+    except KeyboardInterrupt:
+        print("check-store: interrupted; the log keeps the ranges done", file=sys.stderr)
+        sys.exit(130)
+    finally:
+        os.unlink(exe)
+        os.rmdir(tmp)
+    lines = {}
+    for line in open(log):
+        m = LINE.match(line.strip())
+        if m:
+            lines[int(m.group(1))] = m
+    bad = [m.group(0) for m in lines.values() if m.group(7) != "agree"]
+    left = [r for r in ranges if r[0] not in lines]
+    total = sum(int(m.group(3)) for m in lines.values())
+    if bad:
+        print(f"check-store: {len(bad)} ranges disagree:", *bad, sep="\n", file=sys.stderr)
+        sys.exit(1)
+    if left:
+        print(f"check-store: {len(ranges) - len(left)} of {len(ranges)} ranges agree so far; run again to go on")
+        sys.exit(3)
+    want = sum(nodes)
+    if total != want:
+        print(f"check-store: ranges add to {total} nodes, the store says {want}", file=sys.stderr)
+        sys.exit(1)
+    summary = f"{name}: all {len(ranges)} ranges agree: {total} nodes, 0 magics, as exhaust found"
+    if not any(line.startswith("# done") for line in open(log)):
+        with open(log, "a") as f:
+            f.write(f"# done: {summary}\n")
+    print("check-store:", summary)
+
+
+if __name__ == "__main__":
+    main()
