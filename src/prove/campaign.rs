@@ -16,10 +16,11 @@ pub enum Stage {
     /// Rooks on ranks 7 and 8 below their popcount: exhaustive search, minutes to hours.
     RookBackRanks,
     /// Rooks on ranks 1 and 2 whose record is below the popcount (d1, g1, c2, d2, e2):
-    /// periods 2^55 to 2^63, beyond one machine.
+    /// periods 2^55 to 2^63; `exhaust --order high` takes seconds (c2, d2, e2) to days (g1).
     RookRecords,
     /// Rooks whose best magic is at the popcount (a1, b1, c1, e1, f1, h1, a2, b2, f2, g2,
-    /// h2): the open questions of the field.
+    /// h2): the open questions of the field; `exhaust --order high` takes hours (a2, b2, f2)
+    /// to years (h1).
     RookOpen,
 }
 
@@ -42,8 +43,8 @@ impl Stage {
         match self {
             Stage::Bishop => "bishop (SAT, seconds)",
             Stage::RookBackRanks => "rook rank 7/8 (exhaust, minutes to hours)",
-            Stage::RookRecords => "rook rank 1/2 record (period 2^55 to 2^63)",
-            Stage::RookOpen => "open rook (period 2^55 to 2^63)",
+            Stage::RookRecords => "rook rank 1/2 record (exhaust, hours to days)",
+            Stage::RookOpen => "open rook (exhaust, hours to years)",
         }
     }
 }
