@@ -98,6 +98,9 @@ def main():
                 done[int(m.group(1))] = m
     step = a.range_blocks * block
     ranges = [(lo, min(lo + step, len(nodes) * block)) for lo in range(0, len(nodes) * block, step)]
+    for m in done.values():
+        if (int(m.group(1)), int(m.group(2)) + 1) not in ranges:
+            fail(f"{log} was written with another --range-blocks; give the one it was begun with")
     todo = [r for r in ranges if r[0] not in done]
     if a.only is not None:
         todo = todo[: a.only]
