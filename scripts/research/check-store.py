@@ -106,7 +106,10 @@ def main():
         todo = todo[: a.only]
     tmp = tempfile.mkdtemp()
     exe = os.path.join(tmp, "topdown-check")
-    subprocess.run(["cc", "-O2", "-o", exe, os.path.join(ROOT, "scripts/research/topdown-check.c")], check=True)
+    try:
+        subprocess.run(["cc", "-O2", "-o", exe, os.path.join(ROOT, "scripts/research/topdown-check.c")], check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        fail(f"cannot build topdown-check.c: {e}")
     if not os.path.exists(log):
         with open(log, "w") as f:
             f.write(f"# {name}: topdown-check.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks\n")
@@ -114,29 +117,38 @@ def main():
     def run(r):
         lo, hi = r
         tasks = "".join(f"{scramble(j, 1 << task_bits)}\n" for j in range(lo, hi))
-        out = subprocess.run([exe, rec["piece"], rec["square"], str(rec["bits"]), str(task_bits), "-"],
-                             input=tasks, capture_output=True, text=True, check=True).stdout
-        m = re.search(r": (\d+) magics, (\d+) nodes", out)
+        proc = subprocess.run([exe, rec["piece"], rec["square"], str(rec["bits"]), str(task_bits), "-"],
+                              input=tasks, capture_output=True, text=True)
+        m = re.search(r": (\d+) magics, (\d+) nodes", proc.stdout)
+        if proc.returncode != 0 or not m:
+            raise RuntimeError(f"topdown-check on search order {lo} to {hi - 1} failed "
+                               f"(exit {proc.returncode}): {proc.stderr.strip()}")
         got_magics, got_nodes = int(m.group(1)), int(m.group(2))
         want = sum(nodes[lo // block: hi // block])
         ok = got_nodes == want and got_magics == 0
         return (f"search order {lo} to {hi - 1}: {got_nodes} nodes, {got_magics} magics; exhaust {want} nodes, "
                 f"0 magics: {'agree' if ok else 'DISAGREE'}")
 
+    pool = ThreadPoolExecutor(max_workers=a.jobs)
     try:
-        with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-            futures = [pool.submit(run, r) for r in todo]
-            for fut in as_completed(futures):
-                line = fut.result()
-                with open(log, "a") as f:
-                    f.write(line + "\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-                print(line, flush=True)
+        futures = [pool.submit(run, r) for r in todo]
+        for fut in as_completed(futures):
+            line = fut.result()
+            with open(log, "a") as f:
+                f.write(line + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            print(line, flush=True)
     except KeyboardInterrupt:
+        # Ranges not yet begun are dropped; the running ones' C processes got the same SIGINT.
+        pool.shutdown(wait=False, cancel_futures=True)
         print("check-store: interrupted; the log keeps the ranges done", file=sys.stderr)
         sys.exit(130)
+    except RuntimeError as e:
+        pool.shutdown(wait=False, cancel_futures=True)
+        fail(str(e))
     finally:
+        pool.shutdown(wait=True)
         os.unlink(exe)
         os.rmdir(tmp)
     lines = {}
