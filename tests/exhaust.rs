@@ -483,3 +483,34 @@ fn the_high_order_proves_and_keeps_its_order() {
     let o = exhaust(&store, "bishop", "d8", "4", &["--order", "sideways"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+/// `--order trim` likewise: the proof names its method and command, and the store its order.
+#[test]
+fn the_trim_order_proves_and_keeps_its_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let o = exhaust(&store, "bishop", "d8", "4", &["--order", "trim"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("none exists"), "{}", text(&o));
+    let before = std::fs::read_to_string(&store).unwrap();
+    assert!(before.contains(r#""order":"trim""#) || before.contains(r#""order": "trim""#));
+    assert!(
+        before.contains("windows trimmed"),
+        "the proof's method names the order"
+    );
+    assert!(before.contains("--order trim"), "and its command");
+    let o = exhaust(
+        &store,
+        "bishop",
+        "d8",
+        "4",
+        &["--order", "high", "--recheck"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("in the trim order, not high"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&store).unwrap(), before);
+}

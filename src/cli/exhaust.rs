@@ -63,10 +63,12 @@ pub struct ExhaustArgs {
     #[arg(long, value_name = "N", value_parser = task_bits_arg)]
     task_bits: Option<u32>,
     /// The order the bits of the magic are fixed in: `low` (lowest first; fast on rooks of
-    /// ranks 5 to 8 and on bishops) or `high` (the period's highest bits first, with the
+    /// ranks 5 to 8 and on bishops), `high` (the period's highest bits first, with the
     /// carries of the low ones bounded; up to millions of times fewer nodes on the rooks of
-    /// ranks 1 to 4) [default: high for the rooks of ranks 1 to 4, low otherwise].
-    /// `bench --estimate Q --order O` projects either. A search already begun keeps its own.
+    /// ranks 1 to 4) or `trim` (as high, each window trimmed to where every family of subsets
+    /// fits; 3 to 7 times cheaper than high on those rooks) [default: trim for the rooks of
+    /// ranks 1 to 4, low otherwise]. `bench --estimate Q --order O` projects any. A search
+    /// already begun keeps its own.
     #[arg(long)]
     order: Option<Order>,
     /// Index formula: only `plain` can be enumerated (a black key is odd, so every bit of

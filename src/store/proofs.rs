@@ -177,7 +177,6 @@ impl Store {
             .map(|x| (x.target, x.bits, x.shards, x.order))
             .collect();
         for (target, bits, shards, order) in complete {
-            let high = order == crate::exhaust::Order::High;
             if self
                 .proofs
                 .get(&(target, Formula::Plain))
@@ -187,10 +186,10 @@ impl Store {
             }
             let method = format!(
                 "exhaustive search of one period, {} (magichunt {}, {shards} parts)",
-                if high {
-                    "high bits first, carries bounded"
-                } else {
-                    "low bits first"
+                match order {
+                    crate::exhaust::Order::Low => "low bits first",
+                    crate::exhaust::Order::High => "high bits first, carries bounded",
+                    crate::exhaust::Order::Trim => "high bits first, windows trimmed",
                 },
                 env!("CARGO_PKG_VERSION")
             );
@@ -201,7 +200,11 @@ impl Store {
                     "magichunt exhaust --piece {} --square {} --bits {bits}{}{}",
                     target.piece,
                     target.square,
-                    if high { " --order high" } else { "" },
+                    if order == crate::exhaust::Order::Low {
+                        String::new()
+                    } else {
+                        format!(" --order {order}")
+                    },
                     if shards > 1 {
                         format!(" --shard K/{shards} (K = 1..{shards})")
                     } else {

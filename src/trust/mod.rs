@@ -324,10 +324,10 @@ pub fn part_key(x: &Exhaust, part: &PartWire) -> String {
         x.target.square,
         x.bits,
         x.task_bits,
-        if x.order == crate::exhaust::Order::Low {
-            ""
-        } else {
-            " high"
+        match x.order {
+            crate::exhaust::Order::Low => "",
+            crate::exhaust::Order::High => " high",
+            crate::exhaust::Order::Trim => " trim",
         },
         part.shard,
         x.shards,
