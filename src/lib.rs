@@ -118,6 +118,7 @@ pub mod store;
 pub mod table;
 pub mod timefmt;
 pub mod trust;
+pub mod verify;
 
 pub use bitboard::Bitboard;
 pub use piece::{Piece, Target};

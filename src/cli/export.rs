@@ -174,12 +174,13 @@ fn packed_tables(path: &std::path::Path) -> anyhow::Result<(Tables, Source)> {
     let fill = packed
         .check()
         .with_context(|| format!("{shown}: not a valid packed table, nothing exported"))?;
+    let source = Source::of_packed(&packed, &fill, &shown);
     let tables = Tables::from_packed(
         &packed,
         fill,
         &Store::new(),
-        format!("the packed table {shown}"),
+        format!("the packed table {}", source.name),
     )
     .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
-    Ok((tables, Source::of_packed(&packed, &shown)))
+    Ok((tables, source))
 }

@@ -17,6 +17,7 @@
 
 pub mod audit;
 pub mod cache;
+pub mod report;
 
 use std::path::Path;
 
