@@ -94,7 +94,7 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
         }
         let t0 = Instant::now();
         match check_certificate(&n, dir, &mut cache, false) {
-            Ok(()) => {
+            Ok(_) => {
                 held += 1;
                 println!(
                     "ok    {}, part {}: certificate {} checks ({})",

@@ -79,7 +79,10 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let mut packed = Vec::new();
     for path in &args.packed {
         let name = path.display().to_string();
-        let table = crate::layout::PackedTable::from_table(&Table::read(path)?)
+        let table = crate::layout::PackedTable::from_table(&Table::read_as(
+            path,
+            crate::input::Kind::PackedTable,
+        )?)
             .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         packed.push((name, table, fill));

@@ -149,9 +149,12 @@ impl Reading {
     /// The file does not load.
     pub fn load(&self) -> anyhow::Result<Cow<'static, Store>> {
         match self {
-            Reading::File(p) => Ok(Cow::Owned(
-                Store::load(p).with_context(|| format!("cannot use {}", p.display()))?,
-            )),
+            Reading::File(p) => {
+                let store = Store::load(p).with_context(|| format!("cannot use {}", p.display()))?;
+                // Its certificates are what its proofs stand on: no output replaces them.
+                crate::prove::certificate::note_inputs(&store, p);
+                Ok(Cow::Owned(store))
+            }
             Reading::BuiltIn => Ok(Cow::Borrowed(crate::shipped::store())),
         }
     }

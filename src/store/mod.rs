@@ -75,7 +75,10 @@ impl Store {
     pub fn read(path: &Path) -> Result<(Store, Vec<String>), TableError> {
         match std::fs::metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((Store::new(), Vec::new())),
-            _ => Store::from_table_noting(Table::read(path)?, &path.display().to_string()),
+            _ => Store::from_table_noting(
+                Table::read_as(path, crate::input::Kind::Store)?,
+                &path.display().to_string(),
+            ),
         }
     }
 
