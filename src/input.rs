@@ -195,7 +195,8 @@ fn remember(path: &Path, meta: &Metadata, kind: Kind) {
 }
 
 fn lock_read() -> std::sync::MutexGuard<'static, Vec<Read1>> {
-    READ.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    READ.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What this process has read the file at `real` (its real path: symlinks followed) as, matched by path and, when it exists, by device and inode
@@ -256,7 +257,9 @@ impl<R: Read> Read for Bounded<R> {
                 _ => Err(self.too_large()),
             };
         }
-        let max = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let max = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
         let n = self.inner.read(&mut buf[..max])?;
         self.left -= n as u64;
         Ok(n)
@@ -299,7 +302,10 @@ mod tests {
         assert_eq!(read_as(&real), vec![Kind::Store]);
         assert!(matches!(
             open(dir.path(), Kind::Store),
-            Err(InputError::NotRegular { what: "a folder", .. })
+            Err(InputError::NotRegular {
+                what: "a folder",
+                ..
+            })
         ));
         let zero = dir.path().join("zero");
         std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();

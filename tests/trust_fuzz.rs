@@ -106,6 +106,12 @@ fn counted(store: &Store) -> Vec<Option<u32>> {
         .collect()
 }
 
+/// The highest bit count impossible per square by the proofs that may decide which work is
+/// done (issue 32: checked here, shipped with this build, or published).
+fn steering(store: &Store) -> Vec<Option<u32>> {
+    Target::all().map(|t| store.proven_none(t)).collect()
+}
+
 /// Whether `got` counts nothing beyond `base`.
 fn within(got: &[Option<u32>], base: &[Option<u32>]) -> Option<usize> {
     got.iter().zip(base).position(|(g, b)| g > b)
@@ -402,6 +408,14 @@ fn merge_and_records_under_random_mutation() {
     let mut cache = Cache::at(&cache_path);
     trust::vet(&mut base_store, d, &mut cache);
     let legit = counted(&base_store);
+    // What may decide work: the base's checked proofs, and what this build ships anyway (a
+    // mutant's proof that the built-in table holds too is this build's own).
+    let shipped = magichunt::shipped::store();
+    let steers: Vec<Option<u32>> = steering(&base_store)
+        .into_iter()
+        .zip(Target::all())
+        .map(|(b, t)| b.max(shipped.proven_none(t)))
+        .collect();
     let provenances: Vec<Provenance> = base_store
         .proofs()
         .map(|p| base_store.provenance(p))
@@ -433,7 +447,7 @@ fn merge_and_records_under_random_mutation() {
             // A mutant that claims more than the base: the case the checks are there for.
             let claims_more = within(
                 &Target::all()
-                    .map(|t| store.proven_none(t))
+                    .map(|t| store.claimed_none(t))
                     .collect::<Vec<_>>(),
                 &legit,
             )
@@ -442,6 +456,9 @@ fn merge_and_records_under_random_mutation() {
             trust::vet(&mut own, d, &mut cache);
             if let Some(i) = within(&counted(&own), &legit) {
                 panic!("the mutant alone counts a false proof on square {i}");
+            }
+            if let Some(i) = within(&steering(&own), &steers) {
+                panic!("the mutant alone steers work by a false proof on square {i}");
             }
             if trust::admit(&store, "mutant.json", d, &mut cache, accept_claimed).is_err() {
                 return (2, claims_more);
@@ -457,6 +474,9 @@ fn merge_and_records_under_random_mutation() {
             if let Some(i) = within(&counted(&into), &legit) {
                 panic!("the merged store counts a false proof on square {i}");
             }
+            if let Some(i) = within(&steering(&into), &steers) {
+                panic!("the merged store steers work by a false proof on square {i}");
+            }
             (4, claims_more)
         }));
         let Ok((stage, claims_more)) = outcome else {
@@ -470,7 +490,7 @@ fn merge_and_records_under_random_mutation() {
         // Through the binary: a spread of all inputs, and of those that got in.
         if n % (INPUTS / 10) == 0 || (stage == 4 && binary < THROUGH_THE_BINARY && n % 7 == 0) {
             binary += 1;
-            through_the_binary(d, &bytes, &base_path, &cache_path, &legit, n);
+            through_the_binary(d, &bytes, &base_path, &cache_path, (&legit, &steers), n);
         }
     }
     let [parsed, loaded, admitted, merged] = reached;
@@ -494,7 +514,7 @@ fn through_the_binary(
     bytes: &[u8],
     base: &Path,
     cache: &Path,
-    legit: &[Option<u32>],
+    (legit, steers): (&[Option<u32>], &[Option<u32>]),
     n: usize,
 ) {
     let input = d.join("mutant.json");
@@ -518,4 +538,5 @@ fn through_the_binary(
     let mut merged = Store::load(&out).unwrap();
     trust::vet(&mut merged, d, &mut Cache::at(cache));
     assert!(within(&counted(&merged), legit).is_none(), "{}", why());
+    assert!(within(&steering(&merged), steers).is_none(), "{}", why());
 }

@@ -18,8 +18,8 @@ use crate::question::Question;
 use crate::square::Square;
 use crate::store::Store;
 use crate::timefmt::format_duration;
-use crate::trust::audit::{rerun_block, sample};
-use crate::trust::{self, check_certificate, part_key, part_residue, Cache};
+use crate::trust::audit::{audit_part, PartAudit};
+use crate::trust::{self, check_certificate, Cache};
 
 /// Arguments of `audit`.
 #[derive(Debug, Args)]
@@ -124,65 +124,43 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
                 "exhaustive search of {} at {} bits, part {shard}",
                 x.target, x.bits
             );
-            let (plan, residue) = match part_residue(x, part) {
-                Err(why) => {
+            let t0 = Instant::now();
+            match audit_part(x, part, args.sample, seed, threads, &stop, &mut cache)? {
+                PartAudit::Unfit(why) => {
                     failed += 1;
                     println!("FAILS {what}: {why}");
-                    continue;
                 }
-                Ok(None) => {
+                PartAudit::NoResidue => {
                     claimed += 1;
                     println!(
                         "claim {what}: no residue (searched before parts carried evidence): nothing to re-run; `exhaust --recheck` searches it again"
                     );
-                    continue;
                 }
-                Ok(Some(r)) => r,
-            };
-            let key = part_key(x, part);
-            let blocks = sample(
-                residue.blocks.len() as u64,
-                args.sample,
-                seed ^ u64::from(part.shard)
-                    ^ (u64::from(x.bits) << 8)
-                    ^ (x.target.square.index() as u64) << 16,
-            );
-            let t0 = Instant::now();
-            let mut matched = Vec::new();
-            let mut wrong = None;
-            for &b in &blocks {
-                match rerun_block(&plan, &residue, b, threads, &stop)? {
-                    None => break,
-                    Some(run) if run.matches() => matched.push(b),
-                    Some(run) => {
-                        wrong = Some(run);
-                        break;
+                PartAudit::Wrong { run, blocks } => {
+                    failed += 1;
+                    println!(
+                        "FAILS {what}: block {} of {blocks} does not re-run to its record (recorded {}, re-run {})",
+                        run.block, run.recorded, run.got
+                    );
+                }
+                PartAudit::Matched {
+                    matched,
+                    drawn,
+                    blocks,
+                } => {
+                    if !matched.is_empty() {
+                        if matched.len() == drawn {
+                            held += 1;
+                        }
+                        let list: Vec<String> = matched.iter().map(ToString::to_string).collect();
+                        println!(
+                            "ok    {what}: block{} {} of {blocks} re-run, matching ({})",
+                            if matched.len() == 1 { "" } else { "s" },
+                            list.join(", "),
+                            format_duration(t0.elapsed())
+                        );
                     }
                 }
-            }
-            if let Some(run) = wrong {
-                failed += 1;
-                cache.forget_part(&key);
-                println!(
-                    "FAILS {what}: block {} of {} does not re-run to its record (recorded {}, re-run {})",
-                    run.block,
-                    residue.blocks.len(),
-                    run.recorded,
-                    run.got
-                );
-            } else if !matched.is_empty() {
-                cache.add_audited(&key, matched.iter().copied());
-                if matched.len() == blocks.len() {
-                    held += 1;
-                }
-                let list: Vec<String> = matched.iter().map(ToString::to_string).collect();
-                println!(
-                    "ok    {what}: block{} {} of {} re-run, matching ({})",
-                    if matched.len() == 1 { "" } else { "s" },
-                    list.join(", "),
-                    residue.blocks.len(),
-                    format_duration(t0.elapsed())
-                );
             }
             if stop.requested() {
                 break;

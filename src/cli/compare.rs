@@ -83,7 +83,7 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
             path,
             crate::input::Kind::PackedTable,
         )?)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         packed.push((name, table, fill));
     }

@@ -137,19 +137,30 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let path = store_path.as_path();
     let (mut store, _) =
         Store::read(path).with_context(|| format!("cannot use {}", path.display()))?;
-    // A proof this store holds settles the question: nothing to do, as for a finished part.
-    // A published proof alone is worth reproducing: say so and search.
-    let own = store
-        .proofs()
-        .filter(|p| p.target == target && p.formula == Formula::Plain)
-        .map(|p| p.bits)
-        .max();
+    // A proof this store holds settles the question, as a finished part does, once this
+    // build checked it (or ships it): nothing to do. One only claimed decides nothing: say
+    // so and search. A published proof alone is worth reproducing: say so and search.
+    let mut cache = crate::trust::Cache::open();
+    crate::trust::vet_file(&mut store, path, &mut cache);
+    let own = store.trusted_own_none_with(target, Formula::Plain);
     if let Some(proven) = own.filter(|&p| p >= bits && !args.recheck) {
         println!(
             "{target} at {bits} bits is already proven in {}: no magic with {proven} bits or fewer exists (--recheck searches again)",
             path.display()
         );
         return Ok(Outcome::Success);
+    }
+    let q = crate::question::Question {
+        target,
+        bits,
+        formula: Formula::Plain,
+    };
+    if let Some(why) = store.claimed_only(q).filter(|_| !args.recheck) {
+        crate::say!(
+            "note: {} records that no {target} magic with {bits} bits exists, but the proof is {why}: it decides nothing, so the search runs (`magichunt audit --store {}` checks it instead)",
+            path.display(),
+            path.display()
+        );
     }
     if let Some(p) = crate::published::proof(target).filter(|p| p.bits >= bits) {
         let source = p
@@ -167,6 +178,8 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     removed_note(&lock);
     let path = lock.store();
     store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
+    let stop = Stop::new();
+    install(&stop).context("cannot install the Ctrl-C handler")?;
     // A search already begun keeps the task split its parts were searched with.
     let begun = store.exhaust(target, bits, shard.count);
     let fresh = Plan::new(target, bits);
@@ -192,18 +205,18 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
         (None, o) => plan.with_order(o.unwrap_or(Order::suited(target))),
     };
     let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
-    if let Some(p) = part.as_ref().filter(|p| p.done) {
-        if !args.recheck {
-            let note = if p.residue.is_none() {
-                " (without a residue: written before parts carried evidence, so only claimed; --recheck searches it again to give it one)"
-            } else {
-                ""
-            };
-            println!("part {shard} of {target} at {bits} bits is already done{note}");
+    if let (Some(x), Some(p)) = (begun, part.as_ref().filter(|p| p.done)) {
+        let threads = super::threads_or_all(Some(args.threads));
+        if args.recheck || !done_part_stands(x, p, &name, threads, &stop, &mut cache)? {
+            // Search the part again from its start; the record is replaced when done.
+            part = None;
+        } else {
+            println!("part {shard} of {target} at {bits} bits is already done");
             return Ok(Outcome::Success);
         }
-        // --recheck: search the part again from its start; the record is replaced when done.
-        part = None;
+        if stop.signalled() {
+            return Ok(Outcome::Interrupted);
+        }
     }
     let mut state = resume(target, &plan, shard, part.as_ref())?;
     if state.residue.is_none() {
@@ -213,8 +226,6 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     }
     // Names this run in the entry it may store (the run that finished the part).
     let run = format!("{}-exhaust-{}of{}", now_rfc3339(), shard.index, shard.count);
-    let stop = Stop::new();
-    install(&stop).context("cannot install the Ctrl-C handler")?;
     let threads = super::threads_or_all(Some(args.threads));
     let len = shard.len(plan.tasks());
     crate::say!(
@@ -329,6 +340,73 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
             })
         }
     }
+}
+
+/// Whether a part the store records as done may be skipped: only when this build checked it
+/// (searched here, or audited). One only claimed has two of its blocks re-run first, as
+/// `magichunt audit` does: it stands when they match; when one does not, or it has no residue
+/// to re-run, it is searched again (said on stderr).
+///
+/// # Errors
+/// When a worker thread of the re-run cannot be started.
+fn done_part_stands(
+    x: &crate::table::Exhaust,
+    p: &PartWire,
+    name: &str,
+    threads: usize,
+    stop: &Stop,
+    cache: &mut crate::trust::Cache,
+) -> anyhow::Result<bool> {
+    use crate::trust::audit::{audit_part, PartAudit};
+    if crate::trust::part_checked(x, p, cache) {
+        return Ok(true);
+    }
+    let what = format!(
+        "part {}/{} of {} at {} bits",
+        p.shard, x.shards, x.target, x.bits
+    );
+    if p.residue.is_none() {
+        crate::say!(
+            "note: {what} is recorded done in {name} without a residue (written before parts carried evidence): only claimed, and nothing can check it, so it is searched again"
+        );
+        return Ok(false);
+    }
+    crate::say!(
+        "note: {what} is recorded done in {name}, but was not searched here nor audited (only claimed): re-running 2 of its blocks first, as `magichunt audit` does"
+    );
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    let audit = audit_part(x, p, 2, seed, threads, stop, cache)?;
+    cache.save();
+    Ok(match audit {
+        PartAudit::Matched { matched, drawn, .. } if matched.len() == drawn => {
+            crate::say!(
+                "note: blocks {} matched their record: the part stands (`magichunt audit --sample N` re-runs more)",
+                matched
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            );
+            true
+        }
+        PartAudit::Matched { .. } => false,
+        PartAudit::Wrong { run, blocks } => {
+            crate::say!(
+                "note: block {} of {blocks} does not re-run to its record (recorded {}, re-run {}): the record is false; searching the part again",
+                run.block,
+                run.recorded,
+                run.got
+            );
+            false
+        }
+        PartAudit::Unfit(why) => {
+            crate::say!("note: its record does not hold together ({why}); searching it again");
+            false
+        }
+        PartAudit::NoResidue => false,
+    })
 }
 
 /// Says which leftover temporary files taking the lock removed.

@@ -7,11 +7,11 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Outcome;
+use crate::input::Kind;
 use crate::lock::{real_path, StoreLock};
 use crate::prove::certificate::{named, store_dir};
 use crate::prove::{certificate_dir, copy_certificates};
 use crate::store::Store;
-use crate::input::Kind;
 use crate::trust::{self, Admitted, Cache};
 
 /// Arguments of `merge`.
@@ -139,6 +139,27 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     );
     for line in parts {
         println!("  {line}");
+    }
+    // What came in as a claim (a part whose residue fits but that nobody here re-ran) is
+    // kept, and said: it is not counted and decides no work until an audit checks it.
+    let mut vetted = store;
+    trust::vet(&mut vetted, store_dir(out), &mut cache);
+    let claimed: Vec<String> = vetted
+        .proofs()
+        .filter(|p| !vetted.provenance(p).is_checked())
+        .filter(|p| vetted.claimed_only(p.question()).is_some())
+        .map(|p| p.question().to_string())
+        .collect();
+    if let Some(first) = claimed.first() {
+        crate::say!(
+            "magichunt: {} holds {} proof{} only claimed ({first}{}): not counted, and deciding no work, until `magichunt audit --store {}` checks {}",
+            args.out.display(),
+            claimed.len(),
+            if claimed.len() == 1 { "" } else { "s" },
+            if claimed.len() > 1 { ", ..." } else { "" },
+            args.out.display(),
+            if claimed.len() == 1 { "it" } else { "them" }
+        );
     }
     Ok(Outcome::Success)
 }

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use super::Outcome;
-use crate::lock::{real_path, StoreLock};
 use crate::input::Kind;
+use crate::lock::{real_path, StoreLock};
 use crate::pool::file::{reader, KIND};
 use crate::pool::Pool;
 

@@ -271,8 +271,9 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
 /// packed table's magics and offsets.
 fn source(args: &PackArgs) -> anyhow::Result<Source> {
     if let Some(path) = &args.from {
-        let table = PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
-            .with_context(|| format!("cannot pack from {}", path.display()))?;
+        let table =
+            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
+                .with_context(|| format!("cannot pack from {}", path.display()))?;
         table
             .fill()
             .map_err(|o| anyhow::anyhow!("{}: {o}", path.display()))?;

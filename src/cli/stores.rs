@@ -150,7 +150,8 @@ impl Reading {
     pub fn load(&self) -> anyhow::Result<Cow<'static, Store>> {
         match self {
             Reading::File(p) => {
-                let store = Store::load(p).with_context(|| format!("cannot use {}", p.display()))?;
+                let store =
+                    Store::load(p).with_context(|| format!("cannot use {}", p.display()))?;
                 // Its certificates are what its proofs stand on: no output replaces them.
                 crate::prove::certificate::note_inputs(&store, p);
                 Ok(Cow::Owned(store))

@@ -140,7 +140,8 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
 /// `--file`: every entry of a table file (gunzipped when its name ends in `.gz`), and a
 /// packed table or a pool as a whole.
 fn verify_file(path: &std::path::Path, per_square: bool) -> anyhow::Result<Outcome> {
-    let bytes = read_bytes(path, crate::input::Kind::Other).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = read_bytes(path, crate::input::Kind::Other)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     verify_bytes(&bytes, path, per_square)
 }
 

@@ -145,7 +145,7 @@ impl Db {
         let dense_limit = 2 * (self.live_clauses + 1) + DENSE_SLACK;
         if let Index::Dense(at) = &self.index {
             if i >= dense_limit.max(at.len()) {
-                self.to_sparse();
+                self.make_sparse();
             }
         }
         match &mut self.index {
@@ -192,7 +192,7 @@ impl Db {
             self.compact_arena();
         }
         if self.dead_entries > 2 * self.live_clauses + DENSE_SLACK {
-            self.to_sparse();
+            self.make_sparse();
         }
     }
 
@@ -215,7 +215,7 @@ impl Db {
     }
 
     /// Keeps only the live ids, in a sorted list.
-    fn to_sparse(&mut self) {
+    fn make_sparse(&mut self) {
         let (ids, at) = match std::mem::replace(&mut self.index, Index::Dense(Vec::new())) {
             Index::Dense(at) => at
                 .into_iter()
@@ -223,11 +223,9 @@ impl Db {
                 .filter(|(_, e)| e.1 != DEAD)
                 .map(|(i, e)| (i as u64, e))
                 .unzip(),
-            Index::Sparse { ids, at } => ids
-                .into_iter()
-                .zip(at)
-                .filter(|(_, e)| e.1 != DEAD)
-                .unzip(),
+            Index::Sparse { ids, at } => {
+                ids.into_iter().zip(at).filter(|(_, e)| e.1 != DEAD).unzip()
+            }
         };
         self.index = Index::Sparse { ids, at };
         self.dead_entries = 0;
@@ -604,6 +602,57 @@ mod tests {
         );
         assert_eq!(check(&cnf(), trimmed.as_slice()).unwrap().additions, 2);
         assert!(trim(4, "5 1 0 1 2 0\n".as_bytes()).is_err());
+    }
+
+    #[test]
+    fn ids_with_huge_gaps_and_deleted_clauses_cost_no_memory() {
+        // 200 steps, each id 2^24 past the last: as one slot per id, 27 GB of index.
+        let mut proof = String::new();
+        let mut id = 4u64;
+        for _ in 0..200 {
+            id += MAX_ID_JUMP;
+            proof.push_str(&format!("{id} 1 0 1 2 0\n"));
+            if id - MAX_ID_JUMP > 4 {
+                proof.push_str(&format!("{id} d {} 0\n", id - MAX_ID_JUMP));
+            }
+        }
+        proof.push_str(&format!("{} 0 {id} 3 4 0\n", id + 1));
+        assert_eq!(run(&proof).unwrap().additions, 201);
+        let mut db = Db::new(0, 0);
+        for k in 1..=1000u64 {
+            db.insert(k * MAX_ID_JUMP, &[1, 2, 3]).unwrap();
+        }
+        assert!(matches!(db.index, Index::Sparse { .. }));
+        assert_eq!(db.get(500 * MAX_ID_JUMP), Some(&[1, 2, 3][..]));
+        assert_eq!(db.get(500 * MAX_ID_JUMP + 1), None);
+        // Deleting most clauses compacts the arena down to the live ones.
+        let mut db = Db::new(0, 0);
+        for k in 1..=1_000_000u64 {
+            db.insert(k, &[1, -2]).unwrap();
+        }
+        for k in 1..=999_000u64 {
+            assert!(db.delete(k));
+            if k % 1000 == 0 {
+                db.tidy();
+            }
+        }
+        db.tidy();
+        assert!(db.lits.len() <= 2 * 1000 + DENSE_SLACK, "{}", db.lits.len());
+        assert_eq!(db.get(999_001), Some(&[1, -2][..]));
+        assert_eq!(db.get(5), None);
+    }
+
+    #[test]
+    fn a_line_longer_than_any_step_needs_is_refused_before_it_is_held() {
+        let long = format!("5 1 0 1 2 {}0\n6 0 5 3 4 0\n", "1 ".repeat(1 << 20));
+        match run(&long) {
+            Err(LratError::Syntax { line: 1, message }) => {
+                assert!(message.contains("longer than"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(max_line(2), 1 << 20);
+        assert!(max_line(100_000) > 21 * 200_000);
     }
 
     #[test]

@@ -303,7 +303,7 @@ fn solve_and_certify(
             let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
             gz.write_all(&trimmed).map_err(io_err(raw))?;
             let packed = gz.finish().map_err(io_err(raw))?;
-            output::write(certificate, &packed, Writes::Other, &[])
+            output::write(certificate, &packed, Writes::Certificate, &[])
                 .map_err(|e| io_err(certificate)(std::io::Error::other(e.to_string())))?;
             Verdict::None {
                 certificate: certificate.to_path_buf(),

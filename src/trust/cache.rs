@@ -57,6 +57,10 @@ struct FileHash {
     sha256: String,
 }
 
+/// A file whose status changed more recently than this before it was hashed is hashed
+/// again next time (see [`Cache::remember_sha256`]).
+pub const RACY: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// What identifies one content of a file, short of reading it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FileStamp {
@@ -258,8 +262,11 @@ impl Cache {
     }
 
     /// Remembers that the file at the real path `real` hashed to `sha256` when it had the
-    /// stamp `before` when opened and `after` once read; nothing is remembered when they
-    /// differ (the file changed while it was read).
+    /// stamp `before` when opened and `after` once read. Nothing is remembered when they
+    /// differ (the file changed while it was read), nor when its status changed less than
+    /// [`RACY`] ago: the kernel's clock for `ctime` is coarse (a few milliseconds), so a
+    /// change made within the same tick could keep the stamp; a stamp older than that cannot
+    /// be kept by any later change. Such a file is hashed again next time.
     pub fn remember_sha256(
         &mut self,
         real: &Path,
@@ -267,7 +274,10 @@ impl Cache {
         after: &FileStamp,
         sha256: &str,
     ) {
-        if before != after {
+        let now_ns = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX));
+        if before != after || now_ns - before.ctime_ns < RACY.as_nanos() as i128 {
             return;
         }
         self.data.files.insert(
@@ -423,5 +433,34 @@ mod tests {
             h,
             "a changed file is hashed again"
         );
+    }
+
+    #[test]
+    fn a_file_rewritten_with_its_length_and_mtime_put_back_is_hashed_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Cache::at(&dir.path().join("checked.json"));
+        let f = dir.path().join("f");
+        std::fs::write(&f, b"good").unwrap();
+        let mtime = std::fs::metadata(&f).unwrap().modified().unwrap();
+        let real = std::fs::canonicalize(&f).unwrap();
+        let stamp = |f: &Path| FileStamp::of(&std::fs::metadata(f).unwrap());
+        // A fresh file is racy: its hash is not kept.
+        let h = c.file_sha256(&f, input::Kind::Other).unwrap();
+        assert_eq!(c.known_sha256(&real, &stamp(&f)), None);
+        std::thread::sleep(RACY + std::time::Duration::from_millis(100));
+        assert_eq!(c.file_sha256(&f, input::Kind::Other).unwrap(), h);
+        assert_eq!(c.known_sha256(&real, &stamp(&f)), Some(h.clone()));
+        // Rewritten in place, same length, mtime set back (touch -r): ctime moved on.
+        std::fs::write(&f, b"evil").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&f)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        assert_eq!(std::fs::metadata(&f).unwrap().len(), 4);
+        assert_eq!(std::fs::metadata(&f).unwrap().modified().unwrap(), mtime);
+        assert_eq!(c.known_sha256(&real, &stamp(&f)), None);
+        assert_ne!(c.file_sha256(&f, input::Kind::Other).unwrap(), h);
     }
 }

@@ -59,7 +59,9 @@ pub struct Vetted {
 }
 
 /// Checks the evidence of every proof in `store` (certificates relative to `dir`, the
-/// store's folder) and records each question's [`Provenance`] in the store. Certificates are
+/// store's folder) and records each question's [`Provenance`] in the store, and which of its
+/// proofs this build ships ([`Store::set_built_in`]): after it, [`Store::proven_none`] knows
+/// which proofs may decide work. Certificates are
 /// checked unless the cache knows them; exhaustive parts count when the cache knows them run
 /// here or audited.
 pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
@@ -104,6 +106,15 @@ pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
     }
     for (q, p) in found {
         store.set_provenance(q, p);
+    }
+    // The store's proofs that this build ships too (a user's store started from the built-in
+    // table, away from its certificates): this build's own, so they may steer work.
+    let shipped = crate::shipped::store();
+    let own: Vec<Question> = store.proofs().map(Proof::question).collect();
+    for q in own {
+        if shipped.proof_of(q).is_some() {
+            store.set_built_in(q);
+        }
     }
     cache.save();
     out
@@ -339,6 +350,18 @@ pub fn part_residue(x: &Exhaust, part: &PartWire) -> Result<Option<(Plan, Residu
         }
     }
     Ok(Some((plan, r)))
+}
+
+/// Whether this build may take the part `part` of `x` as searched: its residue fits its
+/// record, and the cache knows it searched in full here or audited (some of its blocks
+/// re-run and matching). A part recorded done that is not checked here is only claimed: it
+/// must not decide that a search is skipped.
+#[must_use]
+pub fn part_checked(x: &Exhaust, part: &PartWire, cache: &Cache) -> bool {
+    matches!(part_residue(x, part), Ok(Some(_)))
+        && cache
+            .part(&part_key(x, part))
+            .is_some_and(|c| c.run_here || !c.audited.is_empty())
 }
 
 /// The cache key of a part: its search, counts, best magic and residue, hashed.
