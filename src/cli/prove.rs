@@ -428,6 +428,12 @@ fn list_campaign(from: &Reading) -> anyhow::Result<Outcome> {
 /// packed table: checked before the work and again as it is written).
 fn emit_cnf(q: Question, shard: Shard, path: &Path, store: &Path) -> anyhow::Result<Outcome> {
     let to_file = path.as_os_str() != "-";
+    // Nor over the certificates the store names: the evidence of its proofs.
+    if to_file {
+        if let Ok((s, _)) = Store::read(store) {
+            prove::certificate::note_inputs(&s, store);
+        }
+    }
     if to_file {
         output::check(path, Writes::Other, &[store])?;
     }

@@ -14,7 +14,7 @@ use crate::layout::packed::is_packed;
 use crate::layout::{LayoutError, PackedTable, Pattern, Usage};
 use crate::magic::{format_magic, verify_pairs_with};
 use crate::piece::{Piece, Target};
-use crate::pool::file::{is_pool, read_bytes};
+use crate::pool::file::{is_pool, read_json};
 use crate::pool::Pool;
 use crate::question::Formula;
 use crate::size::kib;
@@ -140,7 +140,7 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
 /// `--file`: every entry of a table file (gunzipped when its name ends in `.gz`), and a
 /// packed table or a pool as a whole.
 fn verify_file(path: &std::path::Path, per_square: bool) -> anyhow::Result<Outcome> {
-    let bytes = read_bytes(path, crate::input::Kind::Other)
+    let bytes = read_json(path, crate::input::Kind::Other)
         .with_context(|| format!("cannot read {}", path.display()))?;
     verify_bytes(&bytes, path, per_square)
 }

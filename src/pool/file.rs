@@ -26,19 +26,21 @@ pub fn is_gz(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "gz")
 }
 
-/// The bytes of a file read as `kind`, gunzipped when its name ends in `.gz`: a regular file
-/// only ([`crate::input::open`]), at most [`MAX_TABLE_BYTES`] once unpacked (a gzip bomb
-/// stops there).
+/// The JSON of a table file read as `kind` (gunzipped when its name ends in `.gz`), parsed
+/// as it is read (a regular file only, [`crate::input::open`]; at most [`MAX_TABLE_BYTES`]
+/// once unpacked, so a gzip bomb stops there) and written back compactly: no more memory
+/// than the JSON holds, whatever blanks surround it.
 ///
 /// # Errors
 /// [`TableError::Input`] when it cannot be read or is not a regular file,
-/// [`TableError::Syntax`] when it is not gzip or unpacks to more than the limit.
-pub fn read_bytes(path: &Path, kind: Kind) -> Result<Vec<u8>, TableError> {
-    let mut out = Vec::new();
-    reader(path, kind)?
-        .read_to_end(&mut out)
-        .map_err(|e| unpack_error(path, &e))?;
-    Ok(out)
+/// [`TableError::Syntax`] when it is not gzip, not JSON, or unpacks to more than the limit.
+pub fn read_json(path: &Path, kind: Kind) -> Result<Vec<u8>, TableError> {
+    let value: serde_json::Value =
+        serde_json::from_reader(reader(path, kind)?).map_err(|e| TableError::Syntax {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+    Ok(serde_json::to_vec(&value).expect("a JSON value serializes"))
 }
 
 /// The file at `path` as a reader, read as `kind`: gunzipped when its name ends in `.gz`,
@@ -47,15 +49,15 @@ pub fn read_bytes(path: &Path, kind: Kind) -> Result<Vec<u8>, TableError> {
 /// # Errors
 /// [`TableError::Input`] when it cannot be opened or is not a regular file.
 pub fn reader(path: &Path, kind: Kind) -> Result<Box<dyn Read>, TableError> {
-    let file = BufReader::new(input::open(path, kind)?);
+    let file = input::open(path, kind)?;
     Ok(if is_gz(path) {
-        Box::new(Bounded::new(
-            NotGzip(GzDecoder::new(file)),
+        Box::new(BufReader::new(Bounded::new(
+            NotGzip(GzDecoder::new(BufReader::new(file))),
             MAX_TABLE_BYTES,
             path,
-        ))
+        )))
     } else {
-        Box::new(Bounded::new(file, MAX_TABLE_BYTES, path))
+        Box::new(BufReader::new(Bounded::new(file, MAX_TABLE_BYTES, path)))
     })
 }
 
@@ -67,13 +69,6 @@ impl<R: Read> Read for NotGzip<R> {
         self.0
             .read(buf)
             .map_err(|e| std::io::Error::new(e.kind(), format!("not gzip data: {e}")))
-    }
-}
-
-fn unpack_error(path: &Path, e: &std::io::Error) -> TableError {
-    TableError::Syntax {
-        path: path.to_path_buf(),
-        message: e.to_string(),
     }
 }
 

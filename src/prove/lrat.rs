@@ -337,6 +337,9 @@ pub fn check(cnf: &Cnf, mut proof: impl BufRead) -> Result<Checked, LratError> {
             if !ended {
                 return Err(syntax("deletion without its terminating 0"));
             }
+            if !line[pos..].iter().all(u8::is_ascii_whitespace) {
+                return Err(syntax("text after the step's terminating 0"));
+            }
             db.tidy();
             continue;
         }
@@ -364,6 +367,9 @@ pub fn check(cnf: &Cnf, mut proof: impl BufRead) -> Result<Checked, LratError> {
         }
         if part != 2 {
             return Err(syntax("addition without its two terminating 0s"));
+        }
+        if !line[pos..].iter().all(u8::is_ascii_whitespace) {
+            return Err(syntax("text after the step's terminating 0"));
         }
         let step = |message: String| LratError::Step {
             line: line_no,
@@ -658,18 +664,20 @@ mod tests {
     #[test]
     fn tampered_proofs_are_refused() {
         for bad in [
-            "5 1 0 1 0\n6 0 5 3 4 0\n",            // hint missing: not a conflict
-            "5 -1 0 1 2 0\n6 0 5 3 4 0\n",         // wrong literal
-            "5 1 0 1 2 0\n6 0 5 3 0\n",            // conflict not reached
-            "5 1 0 1 2 0\n",                       // no empty clause
-            "5 1 0 1 2 0\n5 0 5 3 4 0\n",          // id reused
-            "5 1 0 1 2 0\n5 d 5 0\n6 0 5 3 4 0\n", // the lemma was deleted
-            "5 1 0 1 9 0\n6 0 5 3 4 0\n",          // unknown hint
-            "5 1 0 -1 2 0\n6 0 5 3 4 0\n",         // RAT hint
-            "5 3 0 1 2 0\n6 0 5 3 4 0\n",          // variable not in the CNF
-            "5 1 0 1 2\n6 0 5 3 4 0\n",            // unterminated
-            "five 1 0 1 2 0\n",                    // garbage
-            "5 1 0 3 1 2 0\n6 0 5 3 4 0\n",        // a satisfied hint
+            "5 1 0 1 0\n6 0 5 3 4 0\n",              // hint missing: not a conflict
+            "5 -1 0 1 2 0\n6 0 5 3 4 0\n",           // wrong literal
+            "5 1 0 1 2 0\n6 0 5 3 0\n",              // conflict not reached
+            "5 1 0 1 2 0\n",                         // no empty clause
+            "5 1 0 1 2 0\n5 0 5 3 4 0\n",            // id reused
+            "5 1 0 1 2 0\n5 d 5 0\n6 0 5 3 4 0\n",   // the lemma was deleted
+            "5 1 0 1 9 0\n6 0 5 3 4 0\n",            // unknown hint
+            "5 1 0 -1 2 0\n6 0 5 3 4 0\n",           // RAT hint
+            "5 3 0 1 2 0\n6 0 5 3 4 0\n",            // variable not in the CNF
+            "5 1 0 1 2\n6 0 5 3 4 0\n",              // unterminated
+            "five 1 0 1 2 0\n",                      // garbage
+            "5 1 0 1 2 0 junk\n6 0 5 3 4 0\n",       // text after the step
+            "5 1 0 1 2 0\n4 d 1 0 9\n6 0 5 3 4 0\n", // text after a deletion
+            "5 1 0 3 1 2 0\n6 0 5 3 4 0\n",          // a satisfied hint
         ] {
             assert!(run(bad).is_err(), "accepted: {bad:?}");
         }

@@ -174,11 +174,11 @@ impl Table {
     /// [`TableError`] naming the file and, for a bad entry, which one and why.
     pub fn read_as(path: &Path, kind: crate::input::Kind) -> Result<Table, TableError> {
         let file = crate::input::open(path, kind)?;
-        let reader = crate::input::Bounded::new(
-            std::io::BufReader::new(file),
+        let reader = std::io::BufReader::new(crate::input::Bounded::new(
+            file,
             crate::input::MAX_TABLE_BYTES,
             path,
-        );
+        ));
         Table::from_reader(reader, path)
     }
 
