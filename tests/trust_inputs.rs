@@ -63,6 +63,10 @@ fn false_claim(env: &Env, name: &str) -> PathBuf {
     p
 }
 
+fn b8_3() -> Target {
+    b8()
+}
+
 fn b8() -> Target {
     Target::new(Piece::Bishop, "b8".parse::<Square>().unwrap())
 }
@@ -537,6 +541,36 @@ fn bombs_are_refused_in_bounded_memory() {
     );
     if let Some(kib) = w.peak_kib {
         assert!(kib < BOMB_KIB, "compare of a line bomb took {kib} KiB");
+    }
+    // A certificate of valid steps, each a copy of a clause widened to every variable: 1.3 MB
+    // that would keep 50 million literals alive. Refused once its clauses outgrow what its
+    // size allows (64 MiB here).
+    let q = magichunt::Question::new(b8_3(), 3, magichunt::Formula::Plain).unwrap();
+    let cnf = magichunt::prove::cnf_of(q, None);
+    let first: Vec<i32> = cnf.iter().next().unwrap().to_vec();
+    let mut wide: Vec<String> = first.iter().map(i32::to_string).collect();
+    for v in 1..=cnf.vars as i32 {
+        if !first.iter().any(|l| l.abs() == v) {
+            wide.push(v.to_string());
+        }
+    }
+    let wide = wide.join(" ");
+    let base = cnf.clauses as u64;
+    gzip(
+        &cert,
+        (1..=50_000u64).map(|k| format!("{} {wide} 0 1 0\n", base + k).into_bytes()),
+    );
+    let w = env.mh_watched(&["compare", "--store", "best.json"], LIMIT);
+    assert!(
+        text(&w.output).contains("alive at once"),
+        "{}",
+        text(&w.output)
+    );
+    if let Some(kib) = w.peak_kib {
+        assert!(
+            kib < BOMB_KIB,
+            "compare of a bomb of valid steps took {kib} KiB"
+        );
     }
     // A pool that unpacks to 300 MiB of blanks (before: 1.65 GB for 1.5 GB of them).
     let pool = env.path("pool.json.gz");

@@ -207,7 +207,9 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
     if let (Some(x), Some(p)) = (begun, part.as_ref().filter(|p| p.done)) {
         let threads = super::threads_or_all(Some(args.threads));
-        if args.recheck || !done_part_stands(x, p, &name, threads, &stop, &mut cache)? {
+        if args.recheck
+            || !crate::trust::audit::done_part_stands(x, p, &name, threads, &stop, &mut cache)?
+        {
             // Search the part again from its start; the record is replaced when done.
             part = None;
         } else {
@@ -340,73 +342,6 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
             })
         }
     }
-}
-
-/// Whether a part the store records as done may be skipped: only when this build checked it
-/// (searched here, or audited). One only claimed has two of its blocks re-run first, as
-/// `magichunt audit` does: it stands when they match; when one does not, or it has no residue
-/// to re-run, it is searched again (said on stderr).
-///
-/// # Errors
-/// When a worker thread of the re-run cannot be started.
-fn done_part_stands(
-    x: &crate::table::Exhaust,
-    p: &PartWire,
-    name: &str,
-    threads: usize,
-    stop: &Stop,
-    cache: &mut crate::trust::Cache,
-) -> anyhow::Result<bool> {
-    use crate::trust::audit::{audit_part, PartAudit};
-    if crate::trust::part_checked(x, p, cache) {
-        return Ok(true);
-    }
-    let what = format!(
-        "part {}/{} of {} at {} bits",
-        p.shard, x.shards, x.target, x.bits
-    );
-    if p.residue.is_none() {
-        crate::say!(
-            "note: {what} is recorded done in {name} without a residue (written before parts carried evidence): only claimed, and nothing can check it, so it is searched again"
-        );
-        return Ok(false);
-    }
-    crate::say!(
-        "note: {what} is recorded done in {name}, but was not searched here nor audited (only claimed): re-running 2 of its blocks first, as `magichunt audit` does"
-    );
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    let audit = audit_part(x, p, 2, seed, threads, stop, cache)?;
-    cache.save();
-    Ok(match audit {
-        PartAudit::Matched { matched, drawn, .. } if matched.len() == drawn => {
-            crate::say!(
-                "note: blocks {} matched their record: the part stands (`magichunt audit --sample N` re-runs more)",
-                matched
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            );
-            true
-        }
-        PartAudit::Matched { .. } => false,
-        PartAudit::Wrong { run, blocks } => {
-            crate::say!(
-                "note: block {} of {blocks} does not re-run to its record (recorded {}, re-run {}): the record is false; searching the part again",
-                run.block,
-                run.recorded,
-                run.got
-            );
-            false
-        }
-        PartAudit::Unfit(why) => {
-            crate::say!("note: its record does not hold together ({why}); searching it again");
-            false
-        }
-        PartAudit::NoResidue => false,
-    })
 }
 
 /// Says which leftover temporary files taking the lock removed.

@@ -110,12 +110,13 @@ pub fn check_file(
         question,
         error: lrat::LratError::Io(message),
     };
+    let budget = lrat::live_literal_budget(file.metadata().map_err(io_err(path))?.len());
     let raw = Hashing {
         inner: BufReader::with_capacity(1 << 16, file),
         hash: Sha256::new(),
     };
     let mut proof = BufReader::new(GzDecoder::new(raw));
-    let checked = lrat::check(&cnf, &mut proof)
+    let checked = lrat::check_within(&cnf, &mut proof, budget)
         .map_err(|error| ProveError::Certificate { question, error })?;
     // The rest of the gzip stream: read (bounded), so that the hash covers the whole file.
     let after = io::copy(

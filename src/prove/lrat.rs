@@ -65,10 +65,24 @@ pub struct Checked {
 /// Ids may grow by at most this much from one step to the next.
 const MAX_ID_JUMP: u64 = 1 << 24;
 
-/// The most literals the clauses alive at once may hold: 2^28 (1 GiB). The largest shipped
-/// certificate (bishop h8 at 4 bits, 30 MB of LRAT) keeps about 3 million; a proof that
-/// needs more is refused rather than allowed to exhaust memory.
+/// The most literals the clauses alive at once may hold in [`check`], each clause counting four
+/// more for its place in the index: 2^28 (1 GiB). The largest shipped certificate (bishop h8
+/// at 4 bits, 30 MB of LRAT) keeps 1.7 million literals in 158,000 clauses; a proof that needs
+/// more is refused rather than allowed to exhaust memory. A certificate read from a file gets
+/// a budget by its size instead ([`live_literal_budget`]).
 pub const MAX_LIVE_LITERALS: usize = 1 << 28;
+
+/// The live literals (as counted by [`MAX_LIVE_LITERALS`]) allowed to a certificate of
+/// `compressed` bytes: 8 per byte (32 bytes of memory per byte of file), at least 2^24 (64
+/// MiB). Real certificates keep about 0.3 per compressed byte (bishop h8 at 4 bits: 2.3
+/// million for 8 MB), so no honest one comes near it, at any size; a gzip bomb of valid steps
+/// (up to a thousand bytes of proof per byte of file) is refused once it passes it.
+#[must_use]
+pub fn live_literal_budget(compressed: u64) -> usize {
+    usize::try_from(compressed.saturating_mul(8))
+        .unwrap_or(usize::MAX)
+        .max(1 << 24)
+}
 
 /// The longest line a proof of a CNF with `vars` variables may have: a step names each
 /// variable at most once as a literal and needs at most one hint per variable (each hint
@@ -92,6 +106,7 @@ const DENSE_SLACK: usize = 1 << 20;
 struct Db {
     lits: Vec<i32>,
     index: Index,
+    max_live: usize,
     live_lits: usize,
     live_clauses: usize,
     dead_entries: usize,
@@ -107,10 +122,11 @@ enum Index {
 const DEAD: u32 = u32::MAX;
 
 impl Db {
-    fn new(lits: usize, clauses: usize) -> Db {
+    fn new(lits: usize, clauses: usize, max_live: usize) -> Db {
         Db {
             lits: Vec::with_capacity(lits),
             index: Index::Dense(Vec::with_capacity(clauses + 1)),
+            max_live,
             live_lits: 0,
             live_clauses: 0,
             dead_entries: 0,
@@ -131,9 +147,11 @@ impl Db {
 
     /// Adds clause `id` (ids only increase).
     fn insert(&mut self, id: u64, clause: &[i32]) -> Result<(), String> {
-        if self.live_lits + clause.len() > MAX_LIVE_LITERALS {
+        // A clause costs its literals and its slot in the index (about four literals' worth).
+        if self.live_lits + 4 * self.live_clauses + clause.len() + 4 > self.max_live {
             return Err(format!(
-                "the proof keeps more than {MAX_LIVE_LITERALS} literals alive at once (1 GiB); refused rather than exhausting memory"
+                "the proof keeps more than {} literals alive at once, more than its size allows; refused rather than exhausting memory",
+                self.max_live
             ));
         }
         if self.lits.len() + clause.len() > u32::MAX as usize / 2 {
@@ -269,8 +287,20 @@ fn next_int(line: &[u8], pos: &mut usize) -> Option<Result<i64, ()>> {
 ///
 /// Memory follows the clauses alive at once (at most [`MAX_LIVE_LITERALS`] literals) and one
 /// line of the proof (at most [`max_line`] bytes), whatever the proof's size or its ids.
-pub fn check(cnf: &Cnf, mut proof: impl BufRead) -> Result<Checked, LratError> {
-    let mut db = Db::new(cnf.lits.len() * 2, cnf.clauses * 2);
+pub fn check(cnf: &Cnf, proof: impl BufRead) -> Result<Checked, LratError> {
+    check_within(cnf, proof, MAX_LIVE_LITERALS)
+}
+
+/// [`check`] with at most `max_live` literals alive at once (the CNF's own included).
+///
+/// # Errors
+/// As [`check`], and when the proof keeps more literals alive.
+pub fn check_within(
+    cnf: &Cnf,
+    mut proof: impl BufRead,
+    max_live: usize,
+) -> Result<Checked, LratError> {
+    let mut db = Db::new(cnf.lits.len() * 2, cnf.clauses * 2, max_live);
     for (i, c) in cnf.iter().enumerate() {
         db.insert(i as u64 + 1, c).map_err(LratError::Io)?;
     }
@@ -624,7 +654,7 @@ mod tests {
         }
         proof.push_str(&format!("{} 0 {id} 3 4 0\n", id + 1));
         assert_eq!(run(&proof).unwrap().additions, 201);
-        let mut db = Db::new(0, 0);
+        let mut db = Db::new(0, 0, MAX_LIVE_LITERALS);
         for k in 1..=1000u64 {
             db.insert(k * MAX_ID_JUMP, &[1, 2, 3]).unwrap();
         }
@@ -632,7 +662,7 @@ mod tests {
         assert_eq!(db.get(500 * MAX_ID_JUMP), Some(&[1, 2, 3][..]));
         assert_eq!(db.get(500 * MAX_ID_JUMP + 1), None);
         // Deleting most clauses compacts the arena down to the live ones.
-        let mut db = Db::new(0, 0);
+        let mut db = Db::new(0, 0, MAX_LIVE_LITERALS);
         for k in 1..=1_000_000u64 {
             db.insert(k, &[1, -2]).unwrap();
         }
@@ -646,6 +676,24 @@ mod tests {
         assert!(db.lits.len() <= 2 * 1000 + DENSE_SLACK, "{}", db.lits.len());
         assert_eq!(db.get(999_001), Some(&[1, -2][..]));
         assert_eq!(db.get(5), None);
+    }
+
+    #[test]
+    fn a_proof_keeping_more_literals_alive_than_allowed_is_refused() {
+        let mut proof = String::new();
+        for id in 5..105 {
+            proof.push_str(&format!("{id} 1 2 0 1 0\n"));
+        }
+        proof.push_str("105 1 0 1 2 0\n106 0 105 3 4 0\n");
+        assert!(check_within(&cnf(), proof.as_bytes(), 1000).is_ok());
+        match check_within(&cnf(), proof.as_bytes(), 300) {
+            Err(LratError::Step { message, .. }) => {
+                assert!(message.contains("alive at once"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(live_literal_budget(10), 1 << 24);
+        assert_eq!(live_literal_budget(1 << 30), 1 << 33);
     }
 
     #[test]

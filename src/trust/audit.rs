@@ -181,6 +181,73 @@ pub fn audit_part(
     })
 }
 
+/// Whether a part of `x` that the store `name` records as done may be skipped (what `exhaust`
+/// asks before it searches a part): only when this build checked it (searched here, or
+/// audited). One only claimed has two of its blocks re-run first, as `magichunt audit` does
+/// (said on stderr): it stands when they match; when one does not, or it has no residue to
+/// re-run, it must be searched again. A claim never makes the search be skipped unchecked.
+///
+/// # Errors
+/// When a worker thread of the re-run cannot be started.
+pub fn done_part_stands(
+    x: &Exhaust,
+    p: &PartWire,
+    name: &str,
+    threads: usize,
+    stop: &Stop,
+    cache: &mut Cache,
+) -> std::io::Result<bool> {
+    if super::part_checked(x, p, cache) {
+        return Ok(true);
+    }
+    let what = format!(
+        "part {}/{} of {} at {} bits",
+        p.shard, x.shards, x.target, x.bits
+    );
+    if p.residue.is_none() {
+        crate::say!(
+            "note: {what} is recorded done in {name} without a residue (written before parts carried evidence): only claimed, and nothing can check it, so it is searched again"
+        );
+        return Ok(false);
+    }
+    crate::say!(
+        "note: {what} is recorded done in {name}, but was not searched here nor audited (only claimed): re-running 2 of its blocks first, as `magichunt audit` does"
+    );
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    let audit = audit_part(x, p, 2, seed, threads, stop, cache)?;
+    cache.save();
+    Ok(match audit {
+        PartAudit::Matched { matched, drawn, .. } if matched.len() == drawn => {
+            crate::say!(
+                "note: blocks {} matched their record: the part stands (`magichunt audit --sample N` re-runs more)",
+                matched
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            );
+            true
+        }
+        PartAudit::Matched { .. } => false,
+        PartAudit::Wrong { run, blocks } => {
+            crate::say!(
+                "note: block {} of {blocks} does not re-run to its record (recorded {}, re-run {}): the record is false; searching the part again",
+                run.block,
+                run.recorded,
+                run.got
+            );
+            false
+        }
+        PartAudit::Unfit(why) => {
+            crate::say!("note: its record does not hold together ({why}); searching it again");
+            false
+        }
+        PartAudit::NoResidue => false,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

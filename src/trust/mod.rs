@@ -110,10 +110,9 @@ pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
     }
     // The store's proofs that this build ships too (a user's store started from the built-in
     // table, away from its certificates): this build's own, so they may steer work.
-    let shipped = crate::shipped::store();
     let own: Vec<Question> = store.proofs().map(Proof::question).collect();
     for q in own {
-        if shipped.proof_of(q).is_some() {
+        if crate::shipped::ships_proof_of(q) {
             store.set_built_in(q);
         }
     }
