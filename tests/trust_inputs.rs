@@ -592,6 +592,42 @@ fn bombs_are_refused_in_bounded_memory() {
     if let Some(kib) = w.peak_kib {
         assert!(kib < BOMB_KIB, "pack of a pool bomb took {kib} KiB");
     }
+    // A pool of 100 million zeros in 200 MiB, under the size cap: parsed whole, 3 GB of
+    // values. Refused once it holds more values than a table may.
+    let zeros = b"0,".repeat(1 << 20);
+    gzip(
+        &pool,
+        std::iter::once(br#"{"version": 1, "kind": "pool", "entries": ["#.to_vec())
+            .chain(std::iter::repeat_n(zeros, 100))
+            .chain(std::iter::once(b"0]}".to_vec())),
+    );
+    for args in [
+        &[
+            "pack",
+            "--store",
+            "best.json",
+            "--pool",
+            "pool.json.gz",
+            "--steps",
+            "0",
+        ][..],
+        &["verify", "--file", "pool.json.gz"],
+        &["merge", "pool.json.gz", "--out", "merged.json.gz"],
+    ] {
+        let w = env.mh_watched(args, LIMIT);
+        assert_eq!(w.output.status.code(), Some(2), "{}", text(&w.output));
+        assert!(
+            text(&w.output).contains("more JSON values"),
+            "{args:?}: {}",
+            text(&w.output)
+        );
+        if let Some(kib) = w.peak_kib {
+            assert!(
+                kib < 2 * BOMB_KIB,
+                "{args:?} of a pool of zeros took {kib} KiB"
+            );
+        }
+    }
 }
 
 // Class 5: the cache of checks is not fooled by a file of the same size and mtime.

@@ -36,10 +36,12 @@ pub fn is_gz(path: &Path) -> bool {
 /// [`TableError::Syntax`] when it is not gzip, not JSON, or unpacks to more than the limit.
 pub fn read_json(path: &Path, kind: Kind) -> Result<Vec<u8>, TableError> {
     let value: serde_json::Value =
-        serde_json::from_reader(reader(path, kind)?).map_err(|e| TableError::Syntax {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        serde_json::from_reader(input::JsonBounded::new(reader(path, kind)?, path)).map_err(
+            |e| TableError::Syntax {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            },
+        )?;
     Ok(serde_json::to_vec(&value).expect("a JSON value serializes"))
 }
 

@@ -176,6 +176,8 @@ impl Table {
         // A plain file holds what it holds on disk (no bomb can unpack it): read whole, up to
         // the limit, and parsed from memory, which is faster than from a reader.
         let bytes = crate::input::read(path, kind, crate::input::MAX_TABLE_BYTES)?;
+        crate::input::check_json_units(&bytes, path)
+            .map_err(|e| syntax_error(path, &e.to_string()))?;
         Table::parse(&bytes, path)
     }
 
@@ -188,11 +190,13 @@ impl Table {
     }
 
     /// [`Table::parse`] of JSON read from `reader` as it comes (no copy of the text is held;
-    /// a reader that fails, such as a [`crate::input::Bounded`] past its limit, stops it).
+    /// a reader that fails, such as a [`crate::input::Bounded`] past its limit, stops it), at
+    /// most [`MAX_JSON_UNITS`](crate::input::MAX_JSON_UNITS) of values.
     ///
     /// # Errors
     /// [`TableError`] naming the problem.
     pub fn from_reader(reader: impl std::io::Read, path: &Path) -> Result<Table, TableError> {
+        let reader = crate::input::JsonBounded::new(reader, path);
         let value: Value = serde_json::from_reader(reader).map_err(|e| {
             syntax_error(
                 path,
