@@ -139,7 +139,15 @@ impl Cache {
     /// stderr and ignored).
     #[must_use]
     pub fn at(path: &Path) -> Cache {
-        let data = match input::read(path, input::Kind::Cache, input::MAX_CACHE_BYTES) {
+        let read = input::read(path, input::Kind::Cache, input::MAX_CACHE_BYTES).and_then(|b| {
+            input::check_json_units(&b, path)
+                .map(|()| b)
+                .map_err(|error| input::InputError::Io {
+                    path: path.to_path_buf(),
+                    error,
+                })
+        });
+        let data = match read {
             Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
                 crate::say!(
                     "magichunt: ignoring the cache {} ({e}); checks are made again",
