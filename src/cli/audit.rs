@@ -17,12 +17,12 @@ use crate::prove::certificate::{named, store_dir};
 use crate::question::Question;
 use crate::square::Square;
 use crate::store::Store;
-use crate::trust::audit::{rerun_block, sample};
+use crate::trust::audit::{audit_part, PartAudit};
 use crate::trust::report::{
     AuditItem, AuditReport, Audited,
     Outcome::{Claimed, Failed, Held},
 };
-use crate::trust::{self, check_certificate, part_key, part_residue, Cache};
+use crate::trust::{self, check_certificate, Cache};
 
 /// Arguments of `audit`.
 #[derive(Debug, Args)]
@@ -137,72 +137,66 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
                 index: part.shard,
                 count: x.shards,
             };
-            let item = |outcome, why: String| AuditItem {
-                question: x.question(),
-                part: Some(shard),
-                what: Audited::Exhaustive {
-                    drawn: 0,
-                    matched: Vec::new(),
-                    of: 0,
-                    wrong: None,
-                },
-                outcome,
-                why: Some(why),
-                seconds: None,
-            };
-            let (plan, residue) = match part_residue(x, part) {
-                Err(why) => {
-                    push(&mut report, item(Failed, why));
-                    continue;
-                }
-                Ok(None) => {
-                    push(&mut report, item(Claimed, "no residue (searched before parts carried evidence): nothing to re-run; `exhaust --recheck` searches it again".into()));
-                    continue;
-                }
-                Ok(Some(r)) => r,
-            };
-            let key = part_key(x, part);
-            let blocks = sample(
-                residue.blocks.len() as u64,
-                args.sample,
-                seed ^ u64::from(part.shard)
-                    ^ (u64::from(x.bits) << 8)
-                    ^ (x.target.square.index() as u64) << 16,
-            );
             let t0 = Instant::now();
-            let mut matched = Vec::new();
-            let mut wrong = None;
-            for &b in &blocks {
-                match rerun_block(&plan, &residue, b, threads, &stop)? {
-                    None => break,
-                    Some(run) if run.matches() => matched.push(b),
-                    Some(run) => {
-                        wrong = Some(run);
-                        break;
-                    }
-                }
-            }
-            if wrong.is_some() {
-                cache.forget_part(&key);
-            } else if !matched.is_empty() {
-                cache.add_audited(&key, matched.iter().copied());
-            }
-            if wrong.is_some() || !matched.is_empty() {
-                let item = AuditItem {
+            let exhaustive = |drawn, matched, of, wrong| Audited::Exhaustive {
+                drawn,
+                matched,
+                of,
+                wrong,
+            };
+            let item = match audit_part(x, part, args.sample, seed, threads, &stop, &mut cache)? {
+                PartAudit::Unfit(why) => AuditItem {
                     question: x.question(),
                     part: Some(shard),
-                    outcome: if wrong.is_some() { Failed } else { Held },
-                    what: Audited::Exhaustive {
-                        drawn: blocks.len(),
-                        matched,
-                        of: residue.blocks.len() as u64,
-                        wrong: wrong.map(|r| (r.block, r.recorded.to_string(), r.got.to_string())),
-                    },
+                    what: exhaustive(0, Vec::new(), 0, None),
+                    outcome: Failed,
+                    why: Some(why),
+                    seconds: None,
+                },
+                PartAudit::NoResidue => AuditItem {
+                    question: x.question(),
+                    part: Some(shard),
+                    what: exhaustive(0, Vec::new(), 0, None),
+                    outcome: Claimed,
+                    why: Some("no residue (searched before parts carried evidence): nothing to re-run; `exhaust --recheck` searches it again".into()),
+                    seconds: None,
+                },
+                PartAudit::Wrong { run, blocks } => AuditItem {
+                    question: x.question(),
+                    part: Some(shard),
+                    what: exhaustive(
+                        0,
+                        Vec::new(),
+                        blocks as u64,
+                        Some((run.block, run.recorded.to_string(), run.got.to_string())),
+                    ),
+                    outcome: Failed,
                     why: None,
                     seconds: Some(t0.elapsed().as_secs_f64()),
-                };
-                push(&mut report, item);
-            }
+                },
+                PartAudit::Matched {
+                    matched,
+                    drawn,
+                    blocks,
+                } => {
+                    if matched.is_empty() {
+                        // Ctrl-C came before the first block.
+                        if stop.requested() {
+                            break;
+                        }
+                        continue;
+                    }
+                    AuditItem {
+                        question: x.question(),
+                        part: Some(shard),
+                        what: exhaustive(drawn, matched, blocks as u64, None),
+                        outcome: Held,
+                        why: None,
+                        seconds: Some(t0.elapsed().as_secs_f64()),
+                    }
+                }
+            };
+            push(&mut report, item);
             if stop.requested() {
                 break;
             }

@@ -86,8 +86,11 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let mut packed = Vec::new();
     for path in &args.packed {
         let name = path.display().to_string();
-        let table = crate::layout::PackedTable::from_table(&Table::read(path)?)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let table = crate::layout::PackedTable::from_table(&Table::read_as(
+            path,
+            crate::input::Kind::PackedTable,
+        )?)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         packed.push((name, table, fill));
     }

@@ -168,7 +168,7 @@ fn store_tables(
 /// The tables of the packed table at `path`, checked as a whole first.
 fn packed_tables(path: &std::path::Path) -> anyhow::Result<(Tables, Source)> {
     let shown = path.display().to_string();
-    let table = Table::read(path)?;
+    let table = Table::read_as(path, crate::input::Kind::PackedTable)?;
     let packed = PackedTable::from_table(&table)
         .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
     let fill = packed

@@ -9,7 +9,7 @@ use clap::Args;
 use super::stores::Reading;
 use super::{formula_arg, magic_arg, piece_arg, square_arg, Outcome};
 use crate::piece::{Piece, Target};
-use crate::pool::file::read_bytes;
+use crate::pool::file::read_json;
 use crate::question::Formula;
 use crate::square::Square;
 use crate::verify::{MagicReport, TableReport};
@@ -89,7 +89,8 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
 /// `--file`: every entry of a table file (gunzipped when its name ends in `.gz`), and a
 /// packed table or a pool as a whole.
 fn verify_file(path: &std::path::Path, args: &VerifyArgs) -> anyhow::Result<Outcome> {
-    let bytes = read_bytes(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = read_json(path, crate::input::Kind::Other)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     verify_bytes(&bytes, path, args)
 }
 
