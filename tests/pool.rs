@@ -237,3 +237,68 @@ fn a_pool_hunt_never_replaces_a_store_or_a_packed_table() {
         );
     }
 }
+
+/// `--starts`: descents start from a published table's magics, and what the pool takes is
+/// new: never a start's magic, never its slot pattern; the descents' magics say so.
+#[test]
+fn descents_from_published_starts_never_take_a_start_or_its_pattern() {
+    use magichunt::layout::Pattern;
+    use magichunt::table::Table;
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("p.json");
+    let starts = "results/published/annuss-fixed-shift-2017.json";
+    let out = ok(&magichunt(&[
+        "hunt",
+        "--objective",
+        "slots",
+        "--piece",
+        "bishop",
+        "--square",
+        "b2,c1",
+        "--pool",
+        s(&pool),
+        "--starts",
+        starts,
+        "--tries",
+        "6000000",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+    ]));
+    assert!(out.contains("bishop b2 at 9 bits"), "{out}");
+    let published = Table::read(Path::new(starts)).unwrap();
+    let taken = Table::read(&pool).unwrap();
+    let shape = |e: &magichunt::table::Entry| Pattern::of(e).shape().collect::<Vec<u32>>();
+    let mut descended = 0;
+    for e in &taken.entries {
+        let start = published
+            .entries
+            .iter()
+            .find(|p| p.target == e.target)
+            .unwrap();
+        assert_ne!(e.magic, start.magic, "{}", e.target);
+        assert_ne!(shape(e), shape(start), "{}: a start's pattern", e.target);
+        if e.method.as_ref().is_some_and(|m| m.family == "descend") {
+            descended += 1;
+        }
+    }
+    assert!(descended > 0, "no magic from a descent");
+    // A start table is read like any table: a missing one is a clear error.
+    let o = magichunt(&[
+        "hunt",
+        "--objective",
+        "slots",
+        "--piece",
+        "bishop",
+        "--square",
+        "b2",
+        "--pool",
+        s(&pool),
+        "--starts",
+        "no/such.json",
+        "--tries",
+        "1000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
