@@ -59,11 +59,11 @@ fn step(m: u64, rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
 
 /// Walks from `start` (a valid magic of the pad's question) for `n` candidates or until
 /// `stop` is set, minimising `score` (the slots a magic writes, or anything never below
-/// them, such as a footprint): each step that stays valid and scores no more than the current
-/// magic is taken and handed to `on_step` with its score, once
-/// [`verify`](crate::magic::verify) accepted it. The fast check rejects a step whose slots
-/// already pass the current score. After `restart` candidates without a step it starts again
-/// from `start`.
+/// them, such as a footprint): each step that stays valid and scores at most `slack` above
+/// the fewest reached so far is taken and handed to `on_step` with its score, once
+/// [`verify`](crate::magic::verify) accepted it. With no slack the walk never goes up (it
+/// walks plateaus); a little slack lets it leave a magic whose equals all share its slot
+/// pattern. The fast check rejects a step whose slots already pass the bound.
 ///
 /// # Panics
 /// If `start` is not valid, `score` is ever below the slots, or the fast check and verify
@@ -73,7 +73,7 @@ pub fn descend(
     pad: &mut Scratchpad,
     start: u64,
     n: u64,
-    restart: u64,
+    slack: u32,
     rng: &mut Xoshiro256PlusPlus,
     stop: &AtomicBool,
     score: &mut dyn FnMut(&Scratchpad, &Verified) -> u32,
@@ -88,21 +88,17 @@ pub fn descend(
         "a score is never below the slots"
     );
     let period = pad.period_bits();
-    let (mut cur, mut bound) = (start, first_score);
+    let mut cur = start;
     let mut d = Descent {
-        fewest: bound,
+        fewest: first_score,
         ..Descent::default()
     };
-    let mut idle = 0u64;
     while d.tried < n {
         if d.tried.is_multiple_of(4096) && stop.load(Ordering::Relaxed) {
             break;
         }
         d.tried += 1;
-        idle += 1;
-        if idle > restart {
-            (cur, bound, idle) = (start, first_score, 0);
-        }
+        let bound = d.fewest.saturating_add(slack);
         let m = step(cur, rng, period);
         if m == cur || m == 0 || pad.first_failure_slots(m, bound).is_some() {
             continue;
@@ -114,7 +110,7 @@ pub fn descend(
         if s > bound {
             continue;
         }
-        (cur, bound, idle) = (m, s, 0);
+        cur = m;
         d.taken += 1;
         d.fewest = d.fewest.min(s);
         on_step(&v, s);
@@ -145,12 +141,12 @@ mod tests {
             let mut pad = Scratchpad::with_formula(target, 12, formula);
             let start = pad.verify(magic).unwrap().used_slots;
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-            let mut last = start;
+            let mut fewest = start;
             let d = descend(
                 &mut pad,
                 magic,
                 20_000,
-                2_000,
+                0,
                 &mut rng,
                 &AtomicBool::new(false),
                 &mut |_, v| v.used_slots,
@@ -158,13 +154,33 @@ mod tests {
                     assert_eq!(s, v.used_slots);
                     let again = verify_question(q, v.magic).unwrap();
                     assert_eq!(again.used_slots, v.used_slots);
-                    // A restart may go back up to the start, never above it.
-                    assert!(v.used_slots <= start);
-                    last = v.used_slots;
+                    // Without slack the walk never goes up.
+                    assert!(v.used_slots <= fewest);
+                    fewest = v.used_slots;
                 },
             );
             assert_eq!(d.tried, 20_000);
-            assert!(d.fewest <= start && d.fewest <= last);
+            assert_eq!(d.fewest, fewest);
+            assert!(d.fewest <= start);
+            // With slack it may go up, never more than the slack above the fewest so far.
+            let mut fewest = start;
+            let mut up = false;
+            descend(
+                &mut pad,
+                magic,
+                20_000,
+                64,
+                &mut rng,
+                &AtomicBool::new(false),
+                &mut |_, v| v.used_slots,
+                &mut |v, s| {
+                    assert!(s <= fewest + 64, "{s} above {fewest} + 64");
+                    up |= s > fewest;
+                    fewest = fewest.min(s);
+                    assert!(verify_question(q, v.magic).is_ok());
+                },
+            );
+            assert!(up, "{formula}: the slack was never used");
         }
     }
 }
