@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use rand_xoshiro::rand_core::RngCore;
 
 use super::{shape_hash, Pool, Taken};
+use crate::attacks::Occupancies;
 use crate::error::TableError;
 use crate::interrupt::Stop;
 use crate::layout::Pattern;
@@ -190,6 +191,20 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
                 .collect()
         }
     };
+    // What a run with starts never takes, from any family: a start's slot pattern.
+    let start_shapes: Vec<HashSet<u64>> = cfg
+        .questions
+        .iter()
+        .zip(&starts)
+        .map(|(q, magics)| {
+            let occ = Occupancies::new(q.target);
+            magics
+                .iter()
+                .filter_map(|&m| Pattern::from_pairs(&occ, q.formula, q.bits, m))
+                .map(|p| shape_hash(&p))
+                .collect()
+        })
+        .collect();
     if let Some(path) = &cfg.starts {
         let n: usize = starts.iter().map(Vec::len).sum();
         crate::say!(
@@ -292,6 +307,9 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
                 tried = tried.saturating_add(m.tried);
                 pool.add_effort(q, &run_id, m.tried, m.seconds);
                 for (v, pattern, family) in m.finds {
+                    if start_shapes[k].contains(&shape_hash(&pattern)) {
+                        continue;
+                    }
                     let entry = Entry::from_verified(
                         &v,
                         Some(now_rfc3339()),
