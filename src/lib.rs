@@ -100,6 +100,7 @@ pub mod error;
 pub mod exhaust;
 pub mod export;
 pub mod hunt;
+pub mod input;
 pub mod interrupt;
 pub mod layout;
 pub mod lock;
@@ -118,6 +119,7 @@ pub mod store;
 pub mod table;
 pub mod timefmt;
 pub mod trust;
+pub mod verify;
 
 pub use bitboard::Bitboard;
 pub use piece::{Piece, Target};

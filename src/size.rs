@@ -23,6 +23,12 @@ pub fn kib(entries: u64) -> String {
     }
 }
 
+/// [`kib`] as a number, for the JSON documents: the same figure the text writes.
+#[must_use]
+pub fn kib_number(entries: u64) -> f64 {
+    kib(entries).parse().expect("kib writes a number")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

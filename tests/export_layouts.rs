@@ -179,12 +179,7 @@ fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
         };
         std::fs::write(&src, render_tables(Format::Rust, t, &options)).unwrap();
         rustc_lib(&rustc, dir.path(), &src);
-        let print = if t.packed.is_some() {
-            r#"println!("{n} {}", magics::$PATTACK_TABLE_SIZE);"#
-        } else {
-            r#"println!("{n} {} {}", magics::$PROOK_TABLE_SIZE, magics::$PBISHOP_TABLE_SIZE);"#
-        };
-        let main = prefix.apply(&RUST_HARNESS.replace("@PRINT@", print));
+        let main = prefix.apply(&RUST_HARNESS.replace("@PRINT@", common::RUST_PRINT_SIZES));
         let exe = rustc_bin(&rustc, dir.path(), &main);
         check_run_tables(&run_ok(Command::new(&exe).arg(&data)), records, t);
     }

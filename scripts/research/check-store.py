@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Check a finished `exhaust --order high` campaign store with topdown-check.c, block by block.
+"""Check a finished `exhaust --order high` or `--order trim` campaign store with an independent C
+walk (topdown-check.c or trim-check.c), block by block.
 
     scripts/research/check-store.py results/campaign/rook-d1-9.json --jobs 2
 
 The store's one exhaust part keeps, for every block of 1024 tasks in its search order, the
-nodes exhaust entered there (its residue). This script compiles
-scripts/research/topdown-check.c (an independent C walk written from the definition), feeds it
+nodes exhaust entered there (its residue). This script compiles the C walk of the store's order
+(scripts/research/topdown-check.c for high, trim-check.c for trim: each written from the
+definition, not from magichunt's code), feeds it
 the tasks of a few blocks at a time (the search order is exhaust's fixed scrambling, written
 again below from its description in src/exhaust/shard.rs), and compares each range's node
 count and magic count with the store's, so a disagreement is pinned to a few blocks. Each range's line is appended to the log (default
@@ -24,6 +26,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LINE = re.compile(r"^search order (\d+) to (\d+): (\d+) nodes, (\d+) magics; exhaust (\d+) nodes, (\d+) magics: (agree|DISAGREE)$")
+
+
+# The C walk that checks each order, by the order's name in the store.
+CHECKERS = {"high": "topdown-check", "trim": "trim-check"}
 
 
 def fail(msg):
@@ -55,9 +61,9 @@ def load(path):
             store = json.load(f)
     except (OSError, ValueError) as e:
         fail(f"{path}: {e}")
-    records = [r for r in store.get("exhaust", []) if r.get("order") == "high"]
+    records = [r for r in store.get("exhaust", []) if r.get("order") in CHECKERS]
     if len(records) != 1:
-        fail(f"{path}: expected one exhaust record with order high, found {len(records)}")
+        fail(f"{path}: expected one exhaust record with order high or trim, found {len(records)}")
     rec = records[0]
     parts = rec.get("parts", [])
     if rec.get("shards") != 1 or len(parts) != 1 or not parts[0].get("done"):
@@ -104,15 +110,16 @@ def main():
     todo = [r for r in ranges if r[0] not in done]
     if a.only is not None:
         todo = todo[: a.only]
+    checker = CHECKERS[rec["order"]]
     tmp = tempfile.mkdtemp()
-    exe = os.path.join(tmp, "topdown-check")
+    exe = os.path.join(tmp, checker)
     try:
-        subprocess.run(["cc", "-O2", "-o", exe, os.path.join(ROOT, "scripts/research/topdown-check.c")], check=True)
+        subprocess.run(["cc", "-O2", "-o", exe, os.path.join(ROOT, f"scripts/research/{checker}.c")], check=True)
     except (OSError, subprocess.CalledProcessError) as e:
-        fail(f"cannot build topdown-check.c: {e}")
+        fail(f"cannot build {checker}.c: {e}")
     if not os.path.exists(log):
         with open(log, "w") as f:
-            f.write(f"# {name}: topdown-check.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks\n")
+            f.write(f"# {name}: {checker}.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks\n")
 
     def run(r):
         lo, hi = r
@@ -121,7 +128,7 @@ def main():
                               input=tasks, capture_output=True, text=True)
         m = re.search(r": (\d+) magics, (\d+) nodes", proc.stdout)
         if proc.returncode != 0 or not m:
-            raise RuntimeError(f"topdown-check on search order {lo} to {hi - 1} failed "
+            raise RuntimeError(f"{checker} on search order {lo} to {hi - 1} failed "
                                f"(exit {proc.returncode}): {proc.stderr.strip()}")
         got_magics, got_nodes = int(m.group(1)), int(m.group(2))
         want = sum(nodes[lo // block: hi // block])

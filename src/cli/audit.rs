@@ -17,9 +17,12 @@ use crate::prove::certificate::{named, store_dir};
 use crate::question::Question;
 use crate::square::Square;
 use crate::store::Store;
-use crate::timefmt::format_duration;
-use crate::trust::audit::{rerun_block, sample};
-use crate::trust::{self, check_certificate, part_key, part_residue, Cache};
+use crate::trust::audit::{audit_part, PartAudit};
+use crate::trust::report::{
+    AuditItem, AuditReport, Audited,
+    Outcome::{Claimed, Failed, Held},
+};
+use crate::trust::{self, check_certificate, Cache};
 
 /// Arguments of `audit`.
 #[derive(Debug, Args)]
@@ -48,6 +51,10 @@ pub struct AuditArgs {
     /// Audit only records at these bits.
     #[arg(long)]
     bits: Option<u32>,
+    /// Print one JSON document at the end instead of the text (described in
+    /// docs/format.md); the text's lines go to stderr as they come.
+    #[arg(long)]
+    json: bool,
 }
 
 impl AuditArgs {
@@ -80,12 +87,26 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    println!(
-        "audit of {}: every certificate, and {} block(s) of every finished exhaustive part (seed {seed})",
-        path.display(),
-        args.sample
-    );
-    let (mut held, mut failed, mut claimed) = (0, 0, 0);
+    let mut report = AuditReport {
+        store: path.display().to_string(),
+        sample: args.sample,
+        seed,
+        items: Vec::new(),
+        interrupted: false,
+    };
+    // The text goes to stdout as it comes; with --json to stderr, the document at the end.
+    let say = |line: &str| {
+        if args.json {
+            crate::say!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
+    let push = |report: &mut AuditReport, item: AuditItem| {
+        say(&item.line());
+        report.items.push(item);
+    };
+    say(&report.heading());
     // Certificates: all of them, checked again.
     let mut seen = std::collections::BTreeSet::new();
     for n in named(&store) {
@@ -93,22 +114,18 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
             continue;
         }
         let t0 = Instant::now();
-        match check_certificate(&n, dir, &mut cache, false) {
-            Ok(()) => {
-                held += 1;
-                println!(
-                    "ok    {}, part {}: certificate {} checks ({})",
-                    n.question,
-                    n.shard,
-                    n.certificate,
-                    format_duration(t0.elapsed())
-                );
-            }
-            Err(why) => {
-                failed += 1;
-                println!("FAILS {}, part {}: {why}", n.question, n.shard);
-            }
-        }
+        let checked = check_certificate(&n, dir, &mut cache, false);
+        let item = AuditItem {
+            question: n.question,
+            part: Some(n.shard),
+            what: Audited::Certificate {
+                certificate: n.certificate.clone(),
+            },
+            outcome: if checked.is_ok() { Held } else { Failed },
+            seconds: checked.is_ok().then(|| t0.elapsed().as_secs_f64()),
+            why: checked.err(),
+        };
+        push(&mut report, item);
     }
     // Exhaustive searches: a sample of every finished part re-run.
     for x in store.exhausts() {
@@ -120,70 +137,66 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
                 index: part.shard,
                 count: x.shards,
             };
-            let what = format!(
-                "exhaustive search of {} at {} bits, part {shard}",
-                x.target, x.bits
-            );
-            let (plan, residue) = match part_residue(x, part) {
-                Err(why) => {
-                    failed += 1;
-                    println!("FAILS {what}: {why}");
-                    continue;
-                }
-                Ok(None) => {
-                    claimed += 1;
-                    println!(
-                        "claim {what}: no residue (searched before parts carried evidence): nothing to re-run; `exhaust --recheck` searches it again"
-                    );
-                    continue;
-                }
-                Ok(Some(r)) => r,
-            };
-            let key = part_key(x, part);
-            let blocks = sample(
-                residue.blocks.len() as u64,
-                args.sample,
-                seed ^ u64::from(part.shard)
-                    ^ (u64::from(x.bits) << 8)
-                    ^ (x.target.square.index() as u64) << 16,
-            );
             let t0 = Instant::now();
-            let mut matched = Vec::new();
-            let mut wrong = None;
-            for &b in &blocks {
-                match rerun_block(&plan, &residue, b, threads, &stop)? {
-                    None => break,
-                    Some(run) if run.matches() => matched.push(b),
-                    Some(run) => {
-                        wrong = Some(run);
-                        break;
+            let exhaustive = |drawn, matched, of, wrong| Audited::Exhaustive {
+                drawn,
+                matched,
+                of,
+                wrong,
+            };
+            let item = match audit_part(x, part, args.sample, seed, threads, &stop, &mut cache)? {
+                PartAudit::Unfit(why) => AuditItem {
+                    question: x.question(),
+                    part: Some(shard),
+                    what: exhaustive(0, Vec::new(), 0, None),
+                    outcome: Failed,
+                    why: Some(why),
+                    seconds: None,
+                },
+                PartAudit::NoResidue => AuditItem {
+                    question: x.question(),
+                    part: Some(shard),
+                    what: exhaustive(0, Vec::new(), 0, None),
+                    outcome: Claimed,
+                    why: Some("no residue (searched before parts carried evidence): nothing to re-run; `exhaust --recheck` searches it again".into()),
+                    seconds: None,
+                },
+                PartAudit::Wrong { run, blocks } => AuditItem {
+                    question: x.question(),
+                    part: Some(shard),
+                    what: exhaustive(
+                        0,
+                        Vec::new(),
+                        blocks as u64,
+                        Some((run.block, run.recorded.to_string(), run.got.to_string())),
+                    ),
+                    outcome: Failed,
+                    why: None,
+                    seconds: Some(t0.elapsed().as_secs_f64()),
+                },
+                PartAudit::Matched {
+                    matched,
+                    drawn,
+                    blocks,
+                } => {
+                    if matched.is_empty() {
+                        // Ctrl-C came before the first block.
+                        if stop.requested() {
+                            break;
+                        }
+                        continue;
+                    }
+                    AuditItem {
+                        question: x.question(),
+                        part: Some(shard),
+                        what: exhaustive(drawn, matched, blocks as u64, None),
+                        outcome: Held,
+                        why: None,
+                        seconds: Some(t0.elapsed().as_secs_f64()),
                     }
                 }
-            }
-            if let Some(run) = wrong {
-                failed += 1;
-                cache.forget_part(&key);
-                println!(
-                    "FAILS {what}: block {} of {} does not re-run to its record (recorded {}, re-run {})",
-                    run.block,
-                    residue.blocks.len(),
-                    run.recorded,
-                    run.got
-                );
-            } else if !matched.is_empty() {
-                cache.add_audited(&key, matched.iter().copied());
-                if matched.len() == blocks.len() {
-                    held += 1;
-                }
-                let list: Vec<String> = matched.iter().map(ToString::to_string).collect();
-                println!(
-                    "ok    {what}: block{} {} of {} re-run, matching ({})",
-                    if matched.len() == 1 { "" } else { "s" },
-                    list.join(", "),
-                    residue.blocks.len(),
-                    format_duration(t0.elapsed())
-                );
-            }
+            };
+            push(&mut report, item);
             if stop.requested() {
                 break;
             }
@@ -198,13 +211,25 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     for p in store.proofs().filter(|p| args.wants(p.question())) {
         if let crate::table::Provenance::Claimed(why) = vetted.provenance(p) {
             if why.starts_with("no evidence") {
-                claimed += 1;
-                println!("claim {}: {why}", p.question());
+                let item = AuditItem {
+                    question: p.question(),
+                    part: None,
+                    what: Audited::Proof,
+                    outcome: Claimed,
+                    why: Some(why),
+                    seconds: None,
+                };
+                push(&mut report, item);
             }
         }
     }
     cache.save();
-    println!("{held} held, {failed} failed, {claimed} only claimed");
+    report.interrupted = stop.signalled();
+    say(&report.summary());
+    if args.json {
+        print!("{}", report.to_json());
+    }
+    let failed = report.failed();
     Ok(if stop.signalled() {
         Outcome::Interrupted
     } else if failed > 0 {

@@ -6,7 +6,7 @@ use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::compare::{render_markdown, render_svg, render_text, Report, Theirs};
+use crate::compare::{render_json, render_markdown, render_svg, render_text, Report, Theirs};
 use crate::output::{self, Writes};
 use crate::table::Table;
 
@@ -34,6 +34,10 @@ pub struct CompareArgs {
     /// text or markdown.
     #[arg(long, value_enum, default_value_t = Style::Text)]
     format: Style,
+    /// Print one JSON document instead of the text: every figure the text shows, and per
+    /// square its status, bits, record, proof and slots (described in docs/format.md).
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
     /// A packed table of ours (from `magichunt pack`), checked and shown in the sizes by
     /// layout when it is smaller than the store's quick packing; may be repeated.
     #[arg(long)]
@@ -60,6 +64,9 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     // never another store or packed table; through symlinks.
     let guarded = from.guarded_path();
     let svg = args.svg.as_ref().filter(|p| p.as_os_str() != "-");
+    if args.json && svg.is_none() && args.svg.is_some() {
+        anyhow::bail!("--svg - and --json both write to stdout: give --svg a FILE");
+    }
     if let Some(path) = svg {
         output::check(path, Writes::Other, &[&guarded])?;
     }
@@ -79,14 +86,18 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let mut packed = Vec::new();
     for path in &args.packed {
         let name = path.display().to_string();
-        let table = crate::layout::PackedTable::from_table(&Table::read(path)?)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let table = crate::layout::PackedTable::from_table(&Table::read_as(
+            path,
+            crate::input::Kind::PackedTable,
+        )?)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         packed.push((name, table, fill));
     }
     let report = Report::with_packed(&store, &from.name(), &theirs, &packed);
     let text = match (args.format, &args.svg) {
         (_, Some(p)) if p.as_os_str() == "-" => render_svg(&report),
+        _ if args.json => render_json(&report),
         (Style::Text, _) => render_text(&report),
         (Style::Markdown, _) => render_markdown(&report),
     };

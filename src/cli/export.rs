@@ -168,18 +168,19 @@ fn store_tables(
 /// The tables of the packed table at `path`, checked as a whole first.
 fn packed_tables(path: &std::path::Path) -> anyhow::Result<(Tables, Source)> {
     let shown = path.display().to_string();
-    let table = Table::read(path)?;
+    let table = Table::read_as(path, crate::input::Kind::PackedTable)?;
     let packed = PackedTable::from_table(&table)
         .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
     let fill = packed
         .check()
         .with_context(|| format!("{shown}: not a valid packed table, nothing exported"))?;
+    let source = Source::of_packed(&packed, &fill, &shown);
     let tables = Tables::from_packed(
         &packed,
         fill,
         &Store::new(),
-        format!("the packed table {shown}"),
+        format!("the packed table {}", source.name),
     )
     .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
-    Ok((tables, Source::of_packed(&packed, &shown)))
+    Ok((tables, source))
 }

@@ -7,11 +7,12 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Outcome;
+use crate::input::Kind;
 use crate::lock::{real_path, StoreLock};
 use crate::prove::certificate::{named, store_dir};
 use crate::prove::{certificate_dir, copy_certificates};
 use crate::store::Store;
-use crate::trust::{self, Cache};
+use crate::trust::{self, Admitted, Cache};
 
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
@@ -33,7 +34,15 @@ pub struct MergeArgs {
 /// Runs `merge`.
 pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     for path in &args.inputs {
-        anyhow::ensure!(path.is_file(), "no such store: {}", path.display());
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => {}
+            Ok(m) => anyhow::bail!(
+                "refusing to read {}: it is {}, not a regular file",
+                path.display(),
+                crate::input::describe(&m)
+            ),
+            Err(_) => anyhow::bail!("no such store: {}", path.display()),
+        }
     }
     if super::merge_pool::is_pool_file(&args.inputs[0]) {
         return super::merge_pool::run(&args.inputs, &args.out);
@@ -66,8 +75,9 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         let store = Store::load(real).with_context(|| format!("cannot merge {name}"))?;
         // What the --out store already holds is its own; every other store's records must
         // hold up before they enter it.
+        let mut checked = Admitted::default();
         if real != out {
-            trust::admit(
+            checked = trust::admit(
                 &store,
                 &name,
                 store_dir(real),
@@ -76,7 +86,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
             )?;
             certificates_fit(&store, &name, real, out, &mut cache)?;
         }
-        stores.push((store, name, real.clone()));
+        stores.push((store, name, real.clone(), checked));
     }
     if out_too {
         crate::say!(
@@ -85,7 +95,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         );
     }
     let mut merged: Option<(Store, String)> = None;
-    for (store, name, _) in &stores {
+    for (store, name, _, _) in &stores {
         merged = Some(match merged {
             None => (store.clone(), name.clone()),
             Some((mut acc, acc_name)) => {
@@ -96,10 +106,11 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     }
     let (store, _) = merged.context("no input store")?;
     // Nothing is written before every input was let in and the merge holds together.
-    for (input, name, real) in &stores {
-        // The merged store must find every certificate it names beside it.
-        let copied =
-            copy_certificates(input, real, out).with_context(|| format!("cannot merge {name}"))?;
+    for (input, name, real, checked) in &stores {
+        // The merged store must find every certificate it names beside it: the very bytes
+        // that were checked.
+        let copied = copy_certificates(input, real, out, &checked.certificates)
+            .with_context(|| format!("cannot merge {name}"))?;
         if copied > 0 {
             crate::say!(
                 "{name}: copied {copied} certificates to {}",
@@ -129,6 +140,27 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     for line in parts {
         println!("  {line}");
     }
+    // What came in as a claim (a part whose residue fits but that nobody here re-ran) is
+    // kept, and said: it is not counted and decides no work until an audit checks it.
+    let mut vetted = store;
+    trust::vet(&mut vetted, store_dir(out), &mut cache);
+    let claimed: Vec<String> = vetted
+        .proofs()
+        .filter(|p| !vetted.provenance(p).is_checked())
+        .filter(|p| vetted.claimed_only(p.question()).is_some())
+        .map(|p| p.question().to_string())
+        .collect();
+    if let Some(first) = claimed.first() {
+        crate::say!(
+            "magichunt: {} holds {} proof{} only claimed ({first}{}): not counted, and deciding no work, until `magichunt audit --store {}` checks {}",
+            args.out.display(),
+            claimed.len(),
+            if claimed.len() == 1 { "" } else { "s" },
+            if claimed.len() > 1 { ", ..." } else { "" },
+            args.out.display(),
+            if claimed.len() == 1 { "it" } else { "them" }
+        );
+    }
     Ok(Outcome::Success)
 }
 
@@ -149,7 +181,8 @@ fn certificates_fit(
         if !dst.exists() {
             continue;
         }
-        let same = cache.file_sha256(&src).ok() == cache.file_sha256(&dst).ok();
+        let same = cache.file_sha256(&src, Kind::Certificate).ok()
+            == cache.file_sha256(&dst, Kind::Certificate).ok();
         if !same {
             trust::check_named(&n, dst_dir, cache).map_err(|why| {
                 anyhow::anyhow!(

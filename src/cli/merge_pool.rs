@@ -4,21 +4,26 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use serde_json::Value;
 
 use super::Outcome;
+use crate::input::Kind;
 use crate::lock::{real_path, StoreLock};
-use crate::pool::file::{read_bytes, KIND};
+use crate::pool::file::{reader, KIND};
 use crate::pool::Pool;
 
-/// Whether `path` holds a pool file (`"kind": "pool"`, gzip-compressed or not). A file that
-/// cannot be read or parsed is not a pool here: the store merge reports it.
+/// Whether `path` holds a pool file (`"kind": "pool"`, gzip-compressed or not), read
+/// streaming. A file that cannot be read or parsed is not a pool here: the store merge
+/// reports it.
 #[must_use]
 pub(super) fn is_pool_file(path: &Path) -> bool {
-    read_bytes(path)
+    #[derive(serde::Deserialize)]
+    struct KindOnly {
+        kind: Option<String>,
+    }
+    reader(path, Kind::Probe)
         .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .is_some_and(|v| v.get("kind").and_then(Value::as_str) == Some(KIND))
+        .and_then(|r| serde_json::from_reader::<_, KindOnly>(r).ok())
+        .is_some_and(|k| k.kind.as_deref() == Some(KIND))
 }
 
 /// Merges the pools `inputs` (and an existing `out` that is not among them, first) into

@@ -125,6 +125,11 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         Some(path) => Some(add_pool(&mut src, path, args.choices, args.gap)?),
         None => None,
     };
+    // Again, now that every input is read: never the pool, the store or a certificate it
+    // reads (the packed table it resumes, it may replace).
+    if args.out.as_os_str() != "-" {
+        output::check(&args.out, Writes::PackedTable, &[])?;
+    }
     let stop = Stop::new();
     interrupt::install(&stop)?;
     let t0 = Instant::now();
@@ -266,8 +271,9 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
 /// packed table's magics and offsets.
 fn source(args: &PackArgs) -> anyhow::Result<Source> {
     if let Some(path) = &args.from {
-        let table = PackedTable::from_table(&Table::read(path)?)
-            .with_context(|| format!("cannot pack from {}", path.display()))?;
+        let table =
+            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
+                .with_context(|| format!("cannot pack from {}", path.display()))?;
         table
             .fill()
             .map_err(|o| anyhow::anyhow!("{}: {o}", path.display()))?;

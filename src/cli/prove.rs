@@ -163,7 +163,12 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     let path = lock.store();
     let mut store = Store::load(path).with_context(|| format!("cannot use {name}"))?;
     if !args.recheck {
-        if let Some(line) = already_settled(&store, q, shard, &name) {
+        // Only what this build checked (or ships) settles the question; a claim is said
+        // and settled again.
+        let mut cache = crate::trust::Cache::open();
+        crate::trust::vet_file(&mut store, path, &mut cache);
+        let dir = prove::certificate::store_dir(path);
+        if let Some(line) = already_settled(&store, q, shard, &name, dir, &mut cache) {
             println!("{line} (--recheck settles it again)");
             return Ok(Outcome::Success);
         }
@@ -219,13 +224,32 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     record(&mut store, path, &settled, &name)
 }
 
-/// A line saying the store already settles (part `shard` of) `q`, if it does.
-fn already_settled(store: &Store, q: Question, shard: Shard, name: &str) -> Option<String> {
+/// A line saying the store already settles (part `shard` of) `q`, if it does: by a proof
+/// this build checked or ships ([`Store::trusted_own_none_with`], after
+/// [`crate::trust::vet`]), a magic, or a SAT part whose certificate (beside the store, in
+/// `dir`) checks here. A claim that would have settled it is said on stderr, and settles
+/// nothing.
+fn already_settled(
+    store: &Store,
+    q: Question,
+    shard: Shard,
+    name: &str,
+    dir: &Path,
+    cache: &mut crate::trust::Cache,
+) -> Option<String> {
     if let Some(p) = store.proof_of(q) {
-        return Some(format!(
-            "{q}: already settled in {name}: no magic with {} bits or fewer exists",
-            p.bits
-        ));
+        if let Some(why) = store.claimed_only(q) {
+            crate::say!(
+                "note: {name} records that no magic with {} bits or fewer exists for {}, but the proof is {why}: it decides nothing, so {q} is settled again (`magichunt audit --store {name}` checks it instead)",
+                p.bits,
+                q.target
+            );
+        } else {
+            return Some(format!(
+                "{q}: already settled in {name}: no magic with {} bits or fewer exists",
+                p.bits
+            ));
+        }
     }
     if let Some(e) = store
         .best_with(q.target, q.formula)
@@ -237,18 +261,32 @@ fn already_settled(store: &Store, q: Question, shard: Shard, name: &str) -> Opti
             e.bits
         ));
     }
-    store
-        .sat(q, shard.count)
-        .and_then(|x| x.parts.get(&shard.index))
-        .map(|p| match &p.answer {
-            SatAnswer::None { .. } => {
-                format!("part {shard} of {q}: already settled in {name}: none in the part")
+    let p = store.sat(q, shard.count)?.parts.get(&shard.index)?;
+    match &p.answer {
+        SatAnswer::None { certificate } => {
+            let n = prove::certificate::Named {
+                question: q,
+                shard,
+                certificate: certificate.clone(),
+                cnf_sha256: p.wire.cnf_sha256.clone(),
+            };
+            match crate::trust::check_named(&n, dir, cache) {
+                Ok(_) => Some(format!(
+                    "part {shard} of {q}: already settled in {name}: none in the part"
+                )),
+                Err(why) => {
+                    crate::say!(
+                        "note: {name} records part {shard} of {q} as settled (none in it), but {why}: it decides nothing, so the part is settled again"
+                    );
+                    None
+                }
             }
-            SatAnswer::Exists { magic } => format!(
-                "part {shard} of {q}: already settled in {name}: {} exists",
-                format_magic(*magic)
-            ),
-        })
+        }
+        SatAnswer::Exists { magic } => Some(format!(
+            "part {shard} of {q}: already settled in {name}: {} exists",
+            format_magic(*magic)
+        )),
+    }
 }
 
 /// Records a settled part in the store and reports it.
@@ -355,8 +393,22 @@ fn list_campaign(from: &Reading) -> anyhow::Result<Outcome> {
     if from.missing() {
         bail!("no such store: {}", from.name());
     }
-    let store = from.load()?;
+    let mut store = from.load()?;
+    if let Reading::File(path) = from {
+        // Only proofs checked here (or shipped with this build) settle a question.
+        crate::trust::vet_file(store.to_mut(), path, &mut crate::trust::Cache::open());
+    }
     for (stage, q) in campaign::questions(&store) {
+        if let Some(why) = store.claimed_only(q) {
+            crate::say!(
+                "note: {} {} {} is listed though {} records a proof of none: it is {why} (`magichunt audit --store {}` checks it)",
+                q.target.piece,
+                q.target.square,
+                q.bits,
+                from.name(),
+                from.name()
+            );
+        }
         let method = match auto_method(q) {
             Method::Sat => "sat",
             _ => "exhaust",
@@ -376,6 +428,12 @@ fn list_campaign(from: &Reading) -> anyhow::Result<Outcome> {
 /// packed table: checked before the work and again as it is written).
 fn emit_cnf(q: Question, shard: Shard, path: &Path, store: &Path) -> anyhow::Result<Outcome> {
     let to_file = path.as_os_str() != "-";
+    // Nor over the certificates the store names: the evidence of its proofs.
+    if to_file {
+        if let Ok((s, _)) = Store::read(store) {
+            prove::certificate::note_inputs(&s, store);
+        }
+    }
     if to_file {
         output::check(path, Writes::Other, &[store])?;
     }

@@ -48,7 +48,8 @@ pub const USER_STORE: &str = "mine.json";
 #[must_use]
 pub fn in_checkout() -> bool {
     Path::new(SHIPPED_STORE).is_file()
-        && std::fs::read_to_string("Cargo.toml").is_ok_and(|t| names_magichunt(&t))
+        && crate::input::read(Path::new("Cargo.toml"), crate::input::Kind::Other, 1 << 20)
+            .is_ok_and(|t| names_magichunt(&String::from_utf8_lossy(&t)))
 }
 
 /// Whether a `Cargo.toml` text names the package `magichunt`.
@@ -149,9 +150,13 @@ impl Reading {
     /// The file does not load.
     pub fn load(&self) -> anyhow::Result<Cow<'static, Store>> {
         match self {
-            Reading::File(p) => Ok(Cow::Owned(
-                Store::load(p).with_context(|| format!("cannot use {}", p.display()))?,
-            )),
+            Reading::File(p) => {
+                let store =
+                    Store::load(p).with_context(|| format!("cannot use {}", p.display()))?;
+                // Its certificates are what its proofs stand on: no output replaces them.
+                crate::prove::certificate::note_inputs(&store, p);
+                Ok(Cow::Owned(store))
+            }
             Reading::BuiltIn => Ok(Cow::Borrowed(crate::shipped::store())),
         }
     }
@@ -212,8 +217,12 @@ pub fn for_writing(store: &Path) -> anyhow::Result<()> {
     }
     let shown = store.display();
     if in_checkout() {
-        let bytes =
-            std::fs::read(SHIPPED_STORE).with_context(|| format!("reading {SHIPPED_STORE}"))?;
+        let bytes = crate::input::read(
+            Path::new(SHIPPED_STORE),
+            crate::input::Kind::Other,
+            crate::input::MAX_TABLE_BYTES,
+        )
+        .with_context(|| format!("reading {SHIPPED_STORE}"))?;
         crate::output::write(store, &bytes, crate::output::Writes::Store, &[])
             .with_context(|| format!("starting {shown} from {SHIPPED_STORE}"))?;
         let git = if store == Path::new(DEFAULT_STORE) {

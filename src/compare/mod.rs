@@ -21,8 +21,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod json;
 pub mod layouts;
 mod markdown;
+mod square;
 mod svg;
 mod text;
 
@@ -34,11 +36,13 @@ use crate::published;
 use crate::question::Question;
 use crate::size::kib;
 use crate::square::Square;
-use crate::store::{optimal_if_claims_hold, proven_optimal, Counting, Store};
+use crate::store::{Counting, Store};
 use crate::table::{Entry, Provenance, Table};
 
+pub use json::{render as render_json, SCHEMA_VERSION};
 pub use layouts::{layout_rows, usage_rows, LayoutRow, UsageRow};
 pub use markdown::render as render_markdown;
+pub use square::{Evidence, ProofSource, SquareReport};
 pub use svg::render as render_svg;
 pub use text::render as render_text;
 
@@ -123,6 +127,9 @@ pub struct Row {
     /// Our bits would be proven optimal by a proof the store records but that is not
     /// counted: only claimed, not checked here.
     pub claimed: bool,
+    /// Why our bits are optimal ([`Row::optimal`]: counted) or would be ([`Row::claimed`]:
+    /// a store proof not counted); `None` when neither.
+    pub evidence: Option<Evidence>,
 }
 
 /// What a square shows, in the grids of the text and Markdown output and in the picture:
@@ -269,36 +276,7 @@ impl Report {
         theirs: &Theirs,
         packed: &[(String, PackedTable, Fill)],
     ) -> Report {
-        let rows = Target::all()
-            .map(|target| {
-                let mine = ours.best(target).cloned();
-                let other = theirs.entries.get(&target).cloned();
-                let standing = match (&mine, &other) {
-                    (None, _) => Standing::Missing,
-                    (Some(_), None) => Standing::Ahead,
-                    (Some(m), Some((o, _))) => match m.bits.cmp(&o.bits) {
-                        std::cmp::Ordering::Less => Standing::Ahead,
-                        std::cmp::Ordering::Equal => Standing::Level,
-                        std::cmp::Ordering::Greater => Standing::Behind,
-                    },
-                };
-                let optimal = mine
-                    .as_ref()
-                    .is_some_and(|m| proven_optimal(ours, target, m.bits));
-                let claimed = !optimal
-                    && mine
-                        .as_ref()
-                        .is_some_and(|m| optimal_if_claims_hold(ours, target, m.bits));
-                Row {
-                    target,
-                    ours: mine,
-                    theirs: other,
-                    standing,
-                    optimal,
-                    claimed,
-                }
-            })
-            .collect();
+        let rows = Target::all().map(|t| Row::of(ours, theirs, t)).collect();
         Report {
             ours_name: ours_name.into(),
             theirs_name: theirs.name.clone(),

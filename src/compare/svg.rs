@@ -1,6 +1,11 @@
 //! The picture of a comparison: the rook and bishop boards side by side as an SVG, each
-//! square coloured by its [`Status`] (the rule of the text grids) and showing our bits large
+//! square drawn by its [`Status`] (the rule of the text grids) and showing our bits large
 //! and theirs small, with a legend. 800 pixels wide, so it reads at the width of a README.
+//!
+//! A status is told by two cues that do not depend on each other: its fill (the same on every
+//! square: the boards have no light and dark squares to shade it, and claimed squares are
+//! striped) and the mark of the text grids in the square's corner (`*` proven, `~` claimed,
+//! `+` ahead, `=` open, `-` behind, `?` missing), which reads without colour.
 //!
 //! Text from outside (the store's path, the name of the other table) is written escaped
 //! ([`xml_text`]); everything else is made here.
@@ -25,17 +30,33 @@ const LEGEND_Y: u32 = BOARD_Y + 8 * CELL + 44;
 /// Height of the picture.
 const HEIGHT: u32 = LEGEND_Y + 150;
 
-/// Fill of a light and a dark square of each status.
-const fn fill(status: Status) -> (&'static str, &'static str) {
+/// How a status is drawn: one fill whatever the square's shade on a chessboard (the board
+/// has no light and dark squares: a status reads the same on every square), a pattern for the
+/// claimed squares so that they never look like proven ones, and the mark of the text grids
+/// ([`Status::mark`]) in the corner, a cue that needs no colour at all. The fills were chosen
+/// so that any two stay apart (CIE76 colour difference at least 16) also as seen with
+/// deuteranopia, protanopia and tritanopia (Machado et al. 2009 simulation), with lightness
+/// of at least 55 under black text; in greyscale the marks and the stripes carry it.
+const fn fill(status: Status) -> &'static str {
     match status {
-        Status::Optimal => ("#cfeac8", "#b2dcab"),
-        Status::Claimed => ("#e4f0d0", "#d2e6b6"),
-        Status::Ahead => ("#cfe2f5", "#aecdec"),
-        Status::Level => ("#fdebb3", "#f8da85"),
-        Status::Behind => ("#f9c9b8", "#f3a58b"),
-        Status::Missing => ("#eeeeee", "#dcdcdc"),
+        Status::Optimal => "#6fbf85",
+        Status::Claimed => "url(#claimed)",
+        Status::Ahead => "#a9bcf5",
+        Status::Level => "#f6d56e",
+        Status::Behind => "#e0735a",
+        Status::Missing => "#eeeeee",
     }
 }
+
+/// The pattern of the claimed squares: thin green stripes on white, so that a claimed square
+/// looks like "proven, if the claim holds" and never like a proven one. Text on it is drawn
+/// with a white halo (class `halo`) to stay legible.
+const PATTERNS: &str = r##"<defs>
+<pattern id="claimed" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
+<rect width="6" height="6" fill="#f4fbf6"/><rect width="1.6" height="6" fill="#52b07b"/>
+</pattern>
+</defs>
+"##;
 
 /// What the legend says of each status.
 fn legend(status: Status, published: bool) -> &'static str {
@@ -113,8 +134,12 @@ fn board(out: &mut String, report: &Report, piece: Piece, x0: u32) {
         for file in 0..8 {
             let sq = Square::from_coords(file, rank).expect("on the board");
             let row = report.row(piece, sq);
-            let (light, dark) = fill(row.status());
-            let colour = if (file + rank) % 2 == 0 { dark } else { light };
+            let status = row.status();
+            let halo = if status == Status::Claimed {
+                " halo"
+            } else {
+                ""
+            };
             let x = x0 + file.unsigned_abs() * CELL;
             let y = BOARD_Y + (7 - rank.unsigned_abs()) * CELL;
             let ours = row
@@ -127,7 +152,11 @@ fn board(out: &mut String, report: &Report, piece: Piece, x0: u32) {
                 .map_or("·".to_string(), |t| t.0.bits.to_string());
             let _ = writeln!(
                 out,
-                r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{colour}"/><text x="{}" y="{}" class="ours">{ours}</text><text x="{}" y="{}" class="theirs">{theirs}</text>"#,
+                r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{}" stroke="#ffffff" stroke-width="1"/><text x="{}" y="{}" class="mark{halo}">{}</text><text x="{}" y="{}" class="ours{halo}">{ours}</text><text x="{}" y="{}" class="theirs{halo}">{theirs}</text>"##,
+                fill(status),
+                x + 3,
+                y + 11,
+                xml_text(&status.mark().to_string()),
                 x + CELL / 2,
                 y + 24,
                 x + CELL / 2,
@@ -184,10 +213,13 @@ pub fn render(report: &Report) -> String {
 .ours { font-size: 17px; font-weight: bold; fill: #1e1e1e; text-anchor: middle; }
 .theirs { font-size: 10.5px; fill: #555; text-anchor: middle; }
 .legend { font-size: 12.5px; fill: #333; }
+.halo { stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; paint-order: stroke; }
+.mark { font-size: 11px; font-weight: bold; fill: #1e1e1e; font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 </style>
 <rect width="100%" height="100%" fill="#ffffff"/>
 "##,
     );
+    out.push_str(PATTERNS);
     let _ = writeln!(
         out,
         r#"<text x="{}" y="32" class="title">Index bits per square: ours against {}</text>"#,
@@ -248,17 +280,24 @@ pub fn render(report: &Report) -> String {
         kib(t.entries)
     );
     for (i, status) in Status::ALL.into_iter().enumerate() {
-        let (light, dark) = fill(status);
         let col = u32::from(i >= 3);
         let x = lx + col * 400;
         let y = ly + CELL + 20 + (i as u32 % 3) * 26;
         let n = report.rows.iter().filter(|r| r.status() == status).count();
         let _ = writeln!(
             out,
-            r##"<rect x="{x}" y="{y}" width="9" height="18" fill="{light}" stroke="#3c3c3c" stroke-width="0.5"/><rect x="{}" y="{y}" width="9" height="18" fill="{dark}" stroke="#3c3c3c" stroke-width="0.5"/><text x="{}" y="{}" class="legend">{} ({n})</text>"##,
-            x + 9,
-            x + 26,
-            y + 14,
+            r##"<rect x="{x}" y="{y}" width="20" height="20" fill="{}" stroke="#3c3c3c" stroke-width="0.5"/><text x="{}" y="{}" class="mark{}">{}</text><text x="{}" y="{}" class="legend">{} ({n})</text>"##,
+            fill(status),
+            x + 3,
+            y + 11,
+            if status == Status::Claimed {
+                " halo"
+            } else {
+                ""
+            },
+            xml_text(&status.mark().to_string()),
+            x + 28,
+            y + 15,
             legend(status, report.against_published)
         );
     }
@@ -290,6 +329,59 @@ mod tests {
             svg.contains("&lt;/script&gt;\\u{a}"),
             "the newline is written escaped"
         );
+    }
+
+    #[test]
+    fn a_status_looks_the_same_on_every_square_and_unlike_every_other() {
+        // Each status has its own fill and mark, whatever the square.
+        for (i, a) in Status::ALL.into_iter().enumerate() {
+            for b in Status::ALL.into_iter().skip(i + 1) {
+                assert_ne!(fill(a), fill(b), "{a:?} and {b:?}");
+                assert_ne!(a.mark(), b.mark(), "{a:?} and {b:?}");
+            }
+        }
+        // The built-in store has proven and claimed squares (its exhaustive proofs are
+        // claimed until audited); every square is drawn with the fill and mark of its status,
+        // so a1 (a dark square) and b1 (a light one) of one status look alike.
+        let report = Report::new(
+            crate::shipped::store(),
+            crate::shipped::NAME,
+            &Theirs::published(),
+        );
+        let svg = render(&report);
+        let mut seen = std::collections::BTreeSet::new();
+        for row in &report.rows {
+            let s = row.status();
+            seen.insert(s);
+            let file = row.target.square.index() % 8;
+            let rank = row.target.square.index() / 8;
+            let x = match row.target.piece {
+                Piece::Rook => BOARD_X[0],
+                Piece::Bishop => BOARD_X[1],
+            } + file as u32 * CELL;
+            let y = BOARD_Y + (7 - rank as u32) * CELL;
+            let cell = format!(
+                r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{}""#,
+                fill(s)
+            );
+            let at = svg
+                .find(&cell)
+                .unwrap_or_else(|| panic!("{}: {cell}", row.target));
+            let mark = format!(">{}</text>", xml_text(&s.mark().to_string()));
+            assert!(
+                svg[at..].find(&mark).is_some_and(|m| m < 250),
+                "{}",
+                row.target
+            );
+        }
+        assert!(
+            seen.contains(&Status::Optimal) && seen.contains(&Status::Claimed),
+            "{seen:?}"
+        );
+        // The legend shows every status with its fill and mark.
+        for s in Status::ALL {
+            assert!(svg.contains(&format!(r#"width="20" height="20" fill="{}""#, fill(s))));
+        }
     }
 
     #[test]

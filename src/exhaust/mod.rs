@@ -22,6 +22,7 @@ mod ring;
 pub mod run;
 pub mod shard;
 mod topdown;
+mod trim;
 mod word;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,18 +65,26 @@ pub enum Order {
     /// low bits bounded (a subset is fixed by its highest square): fast on the rooks of ranks
     /// 1 to 3. A task is a value of the period's top task bits.
     High,
+    /// As [`Order::High`], with each node's window trimmed to the values where every family
+    /// of subsets that moves by fewer than 128 slots sits in a compatible slot: fewer and
+    /// cheaper nodes on the same rooks (docs/speed.md, "Trimmed windows"). Tasks as in the
+    /// high order.
+    Trim,
 }
 
 impl Order {
-    /// The order that visits fewer nodes on `target`: high for the rooks of ranks 1 to 4,
-    /// low for the others. Knuth's estimates of both trees (`scripts/research/order-nodes.py`,
-    /// docs/speed.md) put the crossover at rank 5: rook a4 at 10 3.3e11 low against 3.3e10
-    /// high, d5 at 9 9.2e10 against 7.0e10, a5 at 10 9.0e11 against 1.5e12, d6 at 9 2.0e10
-    /// against 5.8e12; and the low engine's nodes are the cheaper ones.
+    /// The order that costs the least on `target`: trim for the rooks of ranks 1 to 4, low
+    /// for the others. Knuth's estimates of the high and low trees
+    /// (`scripts/research/order-nodes.py`, docs/speed.md) put their crossover at rank 5 (rook
+    /// a4 at 10 3.3e11 low against 3.3e10 high, d5 at 9 9.2e10 against 7.0e10, a5 at 10 9.0e11
+    /// against 1.5e12, d6 at 9 2.0e10 against 5.8e12; the low engine's nodes are the cheaper
+    /// ones), and the trimmed windows cost a third to a seventh of the high order on the same
+    /// rooks (rook d4 at 9 0.12 CPU-hours against 0.43, h3 at 10 1.0 against 7.1, d5 at 9 3.8
+    /// against 8.9, where the low order's 0.19 still wins).
     #[must_use]
     pub fn suited(target: Target) -> Order {
         if target.piece == crate::piece::Piece::Rook && target.square.index() < 32 {
-            Order::High
+            Order::Trim
         } else {
             Order::Low
         }
@@ -87,7 +96,15 @@ impl Order {
         match self {
             Order::Low => "low",
             Order::High => "high",
+            Order::Trim => "trim",
         }
+    }
+
+    /// Whether a task is a value of the period's top bits (the orders that fix the high bits
+    /// first), rather than of its low bits.
+    #[must_use]
+    pub fn top_down(self) -> bool {
+        self != Order::Low
     }
 }
 
@@ -104,8 +121,9 @@ impl std::str::FromStr for Order {
         match s {
             "low" => Ok(Order::Low),
             "high" => Ok(Order::High),
+            "trim" => Ok(Order::Trim),
             _ => Err(crate::error::ParseError::Other(format!(
-                "unknown search order '{s}' (low or high)"
+                "unknown search order '{s}' (low, high or trim)"
             ))),
         }
     }
@@ -246,7 +264,7 @@ impl Plan {
     /// times this many.
     #[must_use]
     pub fn first_level_nodes(&self) -> u64 {
-        if self.order == Order::High {
+        if self.order.top_down() {
             return 1; // the task's root
         }
         let l = &self.levels[0];
@@ -396,6 +414,7 @@ enum Engine<'p> {
     B6(word::WordSearch<'p, u64>),
     Ring(ring::RingSearch<'p>),
     High(topdown::TopDown),
+    Trim(trim::Trim),
 }
 
 /// A worker's state, reused for every task.
@@ -413,6 +432,7 @@ impl<'p> Searcher<'p> {
         let word = plan.attacks < 255;
         let engine = match plan.bits {
             _ if plan.order == Order::High => Engine::High(topdown::TopDown::new(plan)),
+            _ if plan.order == Order::Trim => Engine::Trim(trim::Trim::new(plan)),
             3 if word => Engine::B3(word::WordSearch::new(plan)),
             4 if word => Engine::B4(word::WordSearch::new(plan)),
             5 if word => Engine::B5(word::WordSearch::new(plan)),
@@ -453,6 +473,7 @@ impl<'p> Searcher<'p> {
             Engine::B6(e) => e.run(task, out, stop),
             Engine::Ring(e) => e.run(task, out, stop),
             Engine::High(e) => e.run(task, out, stop),
+            Engine::Trim(e) => e.run(task, out, stop),
         }
         if self.out.stopped {
             Err(Stopped {

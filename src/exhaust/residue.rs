@@ -156,8 +156,10 @@ impl Search {
         ] {
             h = mix(h ^ x);
         }
-        if self.order == super::Order::High {
-            h = mix(h ^ 0x6869_6768); // "high"; low-order digests stay what they were
+        match self.order {
+            super::Order::Low => {} // low-order digests stay what they were
+            super::Order::High => h = mix(h ^ 0x6869_6768), // "high"
+            super::Order::Trim => h = mix(h ^ 0x7472_696d), // "trim"
         }
         h
     }

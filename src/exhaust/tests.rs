@@ -337,12 +337,19 @@ fn the_high_order_matches_brute_force_on_shifted_bishop_masks() {
         for bits in 1..=9 {
             let want = brute_force(mask, &pairs, bits);
             let low = plain_all(&Plan::from_pairs(mask, &pairs, bits));
-            for task_bits in [0, 1, 5, 13, 22] {
+            // The trimmed order at three of the splits: it shares the brute force, and
+            // the low-rook shapes below cover it at others.
+            for (task_bits, order) in [0, 1, 5, 13, 22]
+                .into_iter()
+                .map(|t| (t, Order::High))
+                .chain([0, 5, 22].into_iter().map(|t| (t, Order::Trim)))
+            {
                 let plan = Plan::from_pairs(mask, &pairs, bits)
                     .with_task_bits(task_bits)
-                    .with_order(Order::High);
+                    .with_order(order);
                 let (got, tally) = run_all(&plan, Searcher::new(&plan));
-                let what = format!("bishop {sq} up {up}, {bits} bits, {task_bits} task bits");
+                let what =
+                    format!("bishop {sq} up {up}, {bits} bits, {task_bits} task bits, {order}");
                 assert_eq!(got, want, "{what}");
                 assert_eq!(tally.magics, low.magics, "{what}");
                 assert_eq!(tally.best, low.best, "{what}: the same best magic");
@@ -370,33 +377,35 @@ fn high_order_tasks_around_published_rook_magics_match_brute_force() {
             && e.formula == crate::question::Formula::Plain
     }) {
         let period = Plan::new(e.target, e.bits).period_bits();
-        let plan = Plan::new(e.target, e.bits)
-            .with_task_bits(period - 13)
-            .with_order(Order::High);
         let m = e.magic & low_mask(period);
-        let task = m >> 13;
-        let mut s = Searcher::new(&plan);
-        s.collect_magics();
-        let tally = s.run_task(task, &stop).unwrap();
-        let got = s.collected().to_vec();
-        let mut pad = crate::search::Scratchpad::new(e.target, e.bits);
-        let mut want: Vec<u64> = (0..1u64 << 13)
-            .map(|d| task << 13 | d)
-            .filter(|&x| pad.try_magic(x))
-            .collect();
-        want.sort_unstable();
-        let mut sorted = got.clone();
-        sorted.sort_unstable();
-        assert_eq!(sorted, want, "{} at {}", e.target, e.bits);
-        assert!(want.contains(&m), "{} at {}", e.target, e.bits);
-        assert_eq!(tally.magics, want.len() as u64);
-        let best = tally.best.unwrap();
-        assert_eq!(
-            magic::verify(e.target, e.bits, best.magic)
-                .unwrap()
-                .max_index,
-            best.max_index
-        );
+        for order in [Order::High, Order::Trim] {
+            let plan = Plan::new(e.target, e.bits)
+                .with_task_bits(period - 13)
+                .with_order(order);
+            let task = m >> 13;
+            let mut s = Searcher::new(&plan);
+            s.collect_magics();
+            let tally = s.run_task(task, &stop).unwrap();
+            let got = s.collected().to_vec();
+            let mut pad = crate::search::Scratchpad::new(e.target, e.bits);
+            let mut want: Vec<u64> = (0..1u64 << 13)
+                .map(|d| task << 13 | d)
+                .filter(|&x| pad.try_magic(x))
+                .collect();
+            want.sort_unstable();
+            let mut sorted = got.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, want, "{} at {} {order}", e.target, e.bits);
+            assert!(want.contains(&m), "{} at {}", e.target, e.bits);
+            assert_eq!(tally.magics, want.len() as u64);
+            let best = tally.best.unwrap();
+            assert_eq!(
+                magic::verify(e.target, e.bits, best.magic)
+                    .unwrap()
+                    .max_index,
+                best.max_index
+            );
+        }
         checked += 1;
     }
     assert!(
@@ -446,12 +455,15 @@ fn both_orders_match_brute_force_on_low_rook_shapes() {
                 want.len() as u64,
                 "rook {sq} shape, {bits} bits, low"
             );
-            for task_bits in [0, 3, 9] {
+            for (task_bits, order) in [0, 3, 9]
+                .into_iter()
+                .flat_map(|t| [(t, Order::High), (t, Order::Trim)])
+            {
                 let plan = Plan::from_pairs(mask, &pairs, bits)
                     .with_task_bits(task_bits)
-                    .with_order(Order::High);
+                    .with_order(order);
                 let (got, tally) = run_all(&plan, Searcher::new(&plan));
-                let what = format!("rook {sq} shape, {bits} bits, {task_bits} task bits");
+                let what = format!("rook {sq} shape, {bits} bits, {task_bits} task bits, {order}");
                 assert_eq!(got, want, "{what}");
                 assert_eq!(tally.best, low.best, "{what}: the same best magic");
             }

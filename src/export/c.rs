@@ -66,13 +66,13 @@ static inline uint32_t $islot(const struct $pmagic_entry *e, uint64_t occ)
 /* Rook attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
 static inline uint64_t $prook_attacks(int square, uint64_t occupied)
 {
-    return @ROOK_TABLE@[$islot(&$PROOK_MAGICS[square], occupied)];
+    return $irook_table[$islot(&$PROOK_MAGICS[square], occupied)];
 }
 
 /* Bishop attacks from square (0 = a1 .. 63 = h8) given the occupied squares. */
 static inline uint64_t $pbishop_attacks(int square, uint64_t occupied)
 {
-    return @BISHOP_TABLE@[$islot(&$PBISHOP_MAGICS[square], occupied)];
+    return $ibishop_table[$islot(&$PBISHOP_MAGICS[square], occupied)];
 }
 ";
 
@@ -134,8 +134,8 @@ void $pinit_attack_tables(void)
 {
     static const int rook_dirs[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     static const int bishop_dirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-    $ifill($PROOK_MAGICS, @ROOK_TABLE@, rook_dirs);
-    $ifill($PBISHOP_MAGICS, @BISHOP_TABLE@, bishop_dirs);
+    $ifill($PROOK_MAGICS, $irook_table, rook_dirs);
+    $ifill($PBISHOP_MAGICS, $ibishop_table, bishop_dirs);
 }
 ";
 
@@ -148,70 +148,63 @@ const IMPLEMENTATION_END: &str = r#"
 #endif /* $IIMPLEMENTATION */
 "#;
 
-/// The per-piece tables of fancy and tight: sizes, declarations, definitions.
-const PER_PIECE: [&str; 3] = [
-    "/* Entries in the rook and bishop attack tables. */
+/// The sizes, the same names in every layout: one array holds every attack set, each piece's
+/// slots counted from its start in it (fancy and tight: the rook table, then the bishop table;
+/// packed: both from 0, sharing it).
+const SIZES: &str =
+    "/* The attack table: $PATTACK_TABLE_SIZE entries hold every attack set. A rook's slots are
+   counted from $PROOK_TABLE_START in it and reach $PROOK_TABLE_SIZE entries from there, a
+   bishop's from $PBISHOP_TABLE_START and $PBISHOP_TABLE_SIZE. Every layout defines these
+   names (@LAYOUT_NOTE@). */
+#define $PATTACK_TABLE_SIZE @ATTACK_SIZE@
+#define $PROOK_TABLE_START @ROOK_START@
 #define $PROOK_TABLE_SIZE @ROOK_SIZE@
+#define $PBISHOP_TABLE_START @BISHOP_START@
 #define $PBISHOP_TABLE_SIZE @BISHOP_SIZE@
-",
-    "/* The attack tables, defined where $IIMPLEMENTATION is and filled by $pinit_attack_tables(). */
-extern uint64_t $irook_table[$PROOK_TABLE_SIZE];
-extern uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
-",
-    "uint64_t $irook_table[$PROOK_TABLE_SIZE];
-uint64_t $ibishop_table[$PBISHOP_TABLE_SIZE];
-",
-];
+";
 
-/// The one shared table of packed: size, declaration, definition.
-const SHARED: [&str; 3] = [
-    "/* Entries in the one attack table shared by rooks and bishops (packed). */
-#define $PATTACK_TABLE_SIZE @SHARED_SIZE@
-",
-    "/* The attack table shared by rooks and bishops, defined where $IIMPLEMENTATION is and
-   filled by $pinit_attack_tables(). */
+/// The table of `--with-lookup`, declared: one array in every layout, and each piece's part
+/// of it under the same names.
+const TABLES_DECLARED: &str = "/* The attack table, defined where $IIMPLEMENTATION is and filled by
+   $pinit_attack_tables(). In every layout, $irook_table and $ibishop_table
+   point to where each piece's slots are counted from. */
 extern uint64_t $iattack_table[$PATTACK_TABLE_SIZE];
-",
-    "uint64_t $iattack_table[$PATTACK_TABLE_SIZE];
-",
-];
+#define $irook_table ($iattack_table + $PROOK_TABLE_START)
+#define $ibishop_table ($iattack_table + $PBISHOP_TABLE_START)
+";
+
+/// The table of `--with-lookup`, defined.
+const TABLES_DEFINED: &str = "uint64_t $iattack_table[$PATTACK_TABLE_SIZE];
+";
 
 /// Fills the layout's and the formula's placeholders of a template (before the prefix).
 fn layout_text(template: &str, layout: &Tables) -> String {
-    let [sizes, declared, defined] = if layout.packed.is_some() {
-        SHARED
-    } else {
-        PER_PIECE
-    };
-    let (rook, bishop, whose) = if layout.packed.is_some() {
-        ("$iattack_table", "$iattack_table", "the shared")
-    } else {
-        ("$irook_table", "$ibishop_table", "its piece's")
-    };
+    let packed = layout.packed.is_some();
     let (key, e_key) = match layout.formula {
         Formula::Plain => ("occ & mask", "occ & e->mask"),
         Formula::Black => ("occ | ~mask", "occ | ~e->mask"),
     };
     template
-        .replace("@SIZES@", sizes)
-        .replace("@TABLES_DECLARED@", declared)
-        .replace("@TABLES_DEFINED@", defined)
-        .replace("@ROOK_TABLE@", rook)
-        .replace("@BISHOP_TABLE@", bishop)
-        .replace("@WHOSE@", whose)
+        .replace("@SIZES@", SIZES)
+        .replace("@TABLES_DECLARED@", TABLES_DECLARED)
+        .replace("@TABLES_DEFINED@", TABLES_DEFINED)
         .replace(
-            "@INTO@",
-            if layout.packed.is_some() {
-                "the shared"
+            "@LAYOUT_NOTE@",
+            if packed {
+                "packed: both pieces start at 0 and share the one array"
             } else {
-                "a piece's"
+                "here the rook table, then the bishop table"
             },
         )
+        .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
+        .replace("@INTO@", if packed { "the shared" } else { "a piece's" })
         .replace("@KEY@", key)
         .replace("@E_KEY@", e_key)
+        .replace("@ATTACK_SIZE@", &layout.total().to_string())
+        .replace("@ROOK_START@", &layout.start(Piece::Rook).to_string())
         .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
+        .replace("@BISHOP_START@", &layout.start(Piece::Bishop).to_string())
         .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string())
-        .replace("@SHARED_SIZE@", &layout.total().to_string())
 }
 
 /// Renders the C header.

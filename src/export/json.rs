@@ -23,27 +23,30 @@ pub(super) fn render(layout: &Tables, header: &[String]) -> String {
     if layout.formula != Formula::Plain || layout.packed.is_some() {
         meta.insert("formula".to_string(), json!(layout.formula.name()));
     }
-    match &layout.packed {
-        Some(p) => {
-            let f = &p.fill;
-            meta.insert(
-                "packed_table".to_string(),
-                json!({
-                    "declared_size_entries": f.size,
-                    "computed_size_entries": f.size,
-                    "computed_size_KiB": kib(f.size),
-                    "slots_actually_used": f.used,
-                    "shared_slots": f.shared,
-                    "verified_valid": true,
-                }),
-            );
-        }
-        None => {
-            meta.insert(
-                "table_sizes".to_string(),
-                json!({"rook": layout.size(Piece::Rook), "bishop": layout.size(Piece::Bishop)}),
-            );
-        }
+    // The same names in every layout, as the Rust and C exports define them.
+    meta.insert(
+        "table_sizes".to_string(),
+        json!({
+            "attack": layout.total(),
+            "rook_start": layout.start(Piece::Rook),
+            "rook": layout.size(Piece::Rook),
+            "bishop_start": layout.start(Piece::Bishop),
+            "bishop": layout.size(Piece::Bishop),
+        }),
+    );
+    if let Some(p) = &layout.packed {
+        let f = &p.fill;
+        meta.insert(
+            "packed_table".to_string(),
+            json!({
+                "declared_size_entries": f.size,
+                "computed_size_entries": f.size,
+                "computed_size_KiB": kib(f.size),
+                "slots_actually_used": f.used,
+                "shared_slots": f.shared,
+                "verified_valid": true,
+            }),
+        );
     }
     let entries = layout
         .rook

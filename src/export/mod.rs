@@ -36,7 +36,7 @@ mod rust;
 mod tables;
 
 pub use escape::comment_text;
-pub use header::{header_lines, Source};
+pub use header::{content_sha256, file_name, header_lines, Source};
 pub use names::Prefix;
 pub use tables::{fill, Packed, Slot, Tables};
 

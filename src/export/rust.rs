@@ -33,22 +33,51 @@ fn ray_attacks(square: usize, occupied: u64, directions: &[(i32, i32); 4]) -> u6
     attacks
 }
 
-@TABLES@/// Fills the attack tables by the slow ray walk. Call it once at startup; the lookups also
-/// fill them on first use.
+/// Fills one piece's part of the attack table: every blocker subset of every square's mask.
+fn fill_table(table: &mut [u64], magics: &[$TMagicEntry; 64], directions: &[(i32, i32); 4]) {
+    for (square, e) in magics.iter().enumerate() {
+        let mut occ = 0u64;
+        loop {
+            table[e.slot(occ)] = ray_attacks(square, occ, directions);
+            occ = occ.wrapping_sub(e.mask) & e.mask;
+            if occ == 0 {
+                break;
+            }
+        }
+    }
+}
+
+static ATTACK_TABLE: std::sync::OnceLock<Box<[u64]>> = std::sync::OnceLock::new();
+
+/// The filled attack table: rook slots counted from `$PROOK_TABLE_START`, bishop slots from
+/// `$PBISHOP_TABLE_START`.
+fn table() -> &'static [u64] {
+    ATTACK_TABLE.get_or_init(|| {
+        let mut table = vec![0u64; $PATTACK_TABLE_SIZE];
+        let rook = $PROOK_TABLE_START..$PROOK_TABLE_START + $PROOK_TABLE_SIZE;
+        fill_table(&mut table[rook], &$PROOK_MAGICS, &ROOK_DIRECTIONS);
+        let bishop = $PBISHOP_TABLE_START..$PBISHOP_TABLE_START + $PBISHOP_TABLE_SIZE;
+        fill_table(&mut table[bishop], &$PBISHOP_MAGICS, &BISHOP_DIRECTIONS);
+        table.into_boxed_slice()
+    })
+}
+
+/// Fills the attack table by the slow ray walk. Call it once at startup; the lookups also
+/// fill it on first use.
 pub fn $pinit_attack_tables() {
-    @INIT@;
+    table();
 }
 
 /// Rook attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
 #[inline]
 pub fn $prook_attacks(square: usize, occupied: u64) -> u64 {
-    @ROOK_TABLE@[$PROOK_MAGICS[square].slot(occupied)]
+    table()[$PROOK_TABLE_START + $PROOK_MAGICS[square].slot(occupied)]
 }
 
 /// Bishop attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
 #[inline]
 pub fn $pbishop_attacks(square: usize, occupied: u64) -> u64 {
-    @BISHOP_TABLE@[$PBISHOP_MAGICS[square].slot(occupied)]
+    table()[$PBISHOP_TABLE_START + $PBISHOP_MAGICS[square].slot(occupied)]
 }
 ";
 
@@ -77,67 +106,24 @@ impl $TMagicEntry {
 }
 ";
 
-/// The per-piece tables of fancy and tight.
-const PER_PIECE: &str = r"/// Builds one piece's attack table: every blocker subset of every square's mask.
-fn fill_table(magics: &[$TMagicEntry; 64], size: usize, directions: &[(i32, i32); 4]) -> Box<[u64]> {
-    let mut table = vec![0u64; size];
-    for (square, e) in magics.iter().enumerate() {
-        let mut occ = 0u64;
-        loop {
-            table[e.slot(occ)] = ray_attacks(square, occ, directions);
-            occ = occ.wrapping_sub(e.mask) & e.mask;
-            if occ == 0 {
-                break;
-            }
-        }
-    }
-    table.into_boxed_slice()
-}
+/// The sizes, the same names in every layout: one array holds every attack set, each piece's
+/// slots counted from its start in it.
+const SIZES: &str = r"
+/// Entries in the attack table, the one array that holds every attack set
+/// (@LAYOUT_NOTE@).
+pub const $PATTACK_TABLE_SIZE: usize = @ATTACK_SIZE@;
 
-/// The filled rook and bishop attack tables.
-struct AttackTables {
-    rook: Box<[u64]>,
-    bishop: Box<[u64]>,
-}
+/// Where rook slots are counted from in the attack table.
+pub const $PROOK_TABLE_START: usize = @ROOK_START@;
 
-static ATTACK_TABLES: std::sync::OnceLock<AttackTables> = std::sync::OnceLock::new();
+/// Entries from `$PROOK_TABLE_START` that rook lookups reach.
+pub const $PROOK_TABLE_SIZE: usize = @ROOK_SIZE@;
 
-fn tables() -> &'static AttackTables {
-    ATTACK_TABLES.get_or_init(|| AttackTables {
-        rook: fill_table(&$PROOK_MAGICS, $PROOK_TABLE_SIZE, &ROOK_DIRECTIONS),
-        bishop: fill_table(&$PBISHOP_MAGICS, $PBISHOP_TABLE_SIZE, &BISHOP_DIRECTIONS),
-    })
-}
+/// Where bishop slots are counted from in the attack table.
+pub const $PBISHOP_TABLE_START: usize = @BISHOP_START@;
 
-";
-
-/// The one table of packed, shared by rooks and bishops.
-const SHARED: &str = r"/// Fills `table` with one piece's attack sets: every blocker subset of every square's mask.
-fn fill_table(table: &mut [u64], magics: &[$TMagicEntry; 64], directions: &[(i32, i32); 4]) {
-    for (square, e) in magics.iter().enumerate() {
-        let mut occ = 0u64;
-        loop {
-            table[e.slot(occ)] = ray_attacks(square, occ, directions);
-            occ = occ.wrapping_sub(e.mask) & e.mask;
-            if occ == 0 {
-                break;
-            }
-        }
-    }
-}
-
-static ATTACK_TABLE: std::sync::OnceLock<Box<[u64]>> = std::sync::OnceLock::new();
-
-/// The filled attack table shared by rooks and bishops.
-fn table() -> &'static [u64] {
-    ATTACK_TABLE.get_or_init(|| {
-        let mut table = vec![0u64; $PATTACK_TABLE_SIZE];
-        fill_table(&mut table, &$PROOK_MAGICS, &ROOK_DIRECTIONS);
-        fill_table(&mut table, &$PBISHOP_MAGICS, &BISHOP_DIRECTIONS);
-        table.into_boxed_slice()
-    })
-}
-
+/// Entries from `$PBISHOP_TABLE_START` that bishop lookups reach.
+pub const $PBISHOP_TABLE_SIZE: usize = @BISHOP_SIZE@;
 ";
 
 /// Fills the layout's and the formula's placeholders of a template (before the prefix).
@@ -148,20 +134,24 @@ fn layout_text(template: &str, layout: &Tables) -> String {
         Formula::Black => ("occ | !mask", "occ | !self.mask"),
     };
     template
-        .replace("@TABLES@", if packed { SHARED } else { PER_PIECE })
+        .replace("@SIZES@", SIZES)
         .replace(
-            "@ROOK_TABLE@",
-            if packed { "table()" } else { "tables().rook" },
+            "@LAYOUT_NOTE@",
+            if packed {
+                "packed: rooks and bishops share it, both counted from 0"
+            } else {
+                "here the rook table, then the bishop table"
+            },
         )
-        .replace(
-            "@BISHOP_TABLE@",
-            if packed { "table()" } else { "tables().bishop" },
-        )
-        .replace("@INIT@", if packed { "table()" } else { "tables()" })
         .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
         .replace("@INTO@", if packed { "the shared" } else { "the piece's" })
         .replace("@SELF_KEY@", self_key)
         .replace("@KEY@", key)
+        .replace("@ATTACK_SIZE@", &layout.total().to_string())
+        .replace("@ROOK_START@", &layout.start(Piece::Rook).to_string())
+        .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
+        .replace("@BISHOP_START@", &layout.start(Piece::Bishop).to_string())
+        .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string())
 }
 
 /// How to use the module, for its opening comment.
@@ -183,26 +173,13 @@ pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> S
     let mut out = String::new();
     comment_block(&mut out, "// ", &lines);
     out.push_str(&names.apply(&layout_text(ENTRY_TYPE, layout)));
+    out.push_str(&names.apply(&layout_text("@SIZES@", layout)));
     let (ty, upper) = (format!("{}MagicEntry", names.camel()), names.upper());
-    if layout.packed.is_some() {
-        let _ = write!(
-            out,
-            "\n/// Entries in the one attack table shared by rooks and bishops (packed).\npub const {upper}ATTACK_TABLE_SIZE: usize = {};\n",
-            layout.total()
-        );
-    }
     for piece in Piece::ALL {
         let (piece_upper, name) = match piece {
             Piece::Rook => ("ROOK", "Rook"),
             Piece::Bishop => ("BISHOP", "Bishop"),
         };
-        if layout.packed.is_none() {
-            let _ = write!(
-                out,
-                "\n/// Entries in the {name} attack table.\npub const {upper}{piece_upper}_TABLE_SIZE: usize = {};\n",
-                layout.size(piece)
-            );
-        }
         let _ = writeln!(
             out,
             "\n/// {name} magics, squares a1 (0) to h8 (63).\npub const {upper}{piece_upper}_MAGICS: [{ty}; 64] = ["

@@ -237,6 +237,17 @@ impl Tables {
             .unwrap_or(0)
     }
 
+    /// Where the slots of `piece` are counted from in the one array that holds both pieces'
+    /// tables: fancy and tight put the rook table first, then the bishop table (the bishop's
+    /// start is the rook table's size); packed shares the array, so both start at 0.
+    #[must_use]
+    pub fn start(&self, piece: Piece) -> u64 {
+        match (&self.packed, piece) {
+            (None, Piece::Bishop) => self.size(Piece::Rook),
+            _ => 0,
+        }
+    }
+
     /// Entries of every table together (packed: the shared array).
     #[must_use]
     pub fn total(&self) -> u64 {

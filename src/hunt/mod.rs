@@ -167,6 +167,9 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     // Load again under the lock: another process may have written it meanwhile.
     let new_store = !real.exists();
     let mut store = Store::load(real)?;
+    // Which of its proofs may decide what is hunted: those checked here, those this build
+    // ships; a proof only claimed is said in a note and hunted past.
+    crate::trust::vet_file(&mut store, real, &mut crate::trust::Cache::open());
     let the_plan = plan(&store)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     let mut progress = Progress::new(cfg.quiet);
@@ -268,7 +271,11 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                     };
                     let entry = Entry::from_verified(&v, Some(now_rfc3339()), Some(method));
                     let old_bits = store.best_with(v.target, cfg.formula).map(|e| e.bits);
-                    if store.offer(entry.clone()) != Offer::Kept {
+                    let offered = store.offer(entry.clone());
+                    for r in store.take_refuted() {
+                        progress.note(&format!("magichunt: {r}"));
+                    }
+                    if offered != Offer::Kept {
                         let black = if v.formula == Formula::Black {
                             format!(" black, min index {}", v.min_index)
                         } else {

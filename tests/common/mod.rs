@@ -70,7 +70,7 @@ fn packed_file(path: &str) -> Tables {
         &packed,
         fill,
         &Store::new(),
-        format!("the packed table {path}"),
+        format!("the packed table {}", magichunt::export::file_name(path)),
     )
     .unwrap()
 }
@@ -93,7 +93,8 @@ pub fn render_tables(format: Format, tables: &Tables, options: &Options) -> Stri
     let source = if std::ptr::eq(tables, black_packed()) {
         let packed =
             PackedTable::from_table(&Table::read(Path::new(BLACK_PACKED)).unwrap()).unwrap();
-        Source::of_packed(&packed, BLACK_PACKED)
+        let fill = packed.check().unwrap();
+        Source::of_packed(&packed, &fill, BLACK_PACKED)
     } else {
         let (store, path) = fixture_of(tables.formula);
         Source::of(store, path)
@@ -181,26 +182,34 @@ pub fn run_ok(cmd: &mut Command) -> Output {
     o
 }
 
-/// A harness prints `records rook_size bishop_size`; check them against the layout.
+/// A harness prints `records` and the sizes every layout names (see [`check_run_tables`]);
+/// check them against the layout.
 pub fn check_run(o: &Output, records: usize, tight: bool) {
     check_run_tables(o, records, layout(tight));
 }
 
-/// A harness prints `records rook_size bishop_size`, or `records shared_size` when packed;
-/// check them against `tables`.
+/// A harness prints `records ATTACK_TABLE_SIZE ROOK_TABLE_START ROOK_TABLE_SIZE
+/// BISHOP_TABLE_START BISHOP_TABLE_SIZE`, the names every layout defines; check them
+/// against `tables`.
 pub fn check_run_tables(o: &Output, records: usize, tables: &Tables) {
     let out = String::from_utf8_lossy(&o.stdout);
-    let want = if tables.packed.is_some() {
-        format!("{records} {}", tables.total())
-    } else {
-        format!(
-            "{records} {} {}",
-            tables.size(Piece::Rook),
-            tables.size(Piece::Bishop)
-        )
-    };
+    let want = format!(
+        "{records} {} {} {} {} {}",
+        tables.total(),
+        tables.start(Piece::Rook),
+        tables.size(Piece::Rook),
+        tables.start(Piece::Bishop),
+        tables.size(Piece::Bishop)
+    );
     assert_eq!(out.trim(), want);
 }
+
+/// The line a Rust harness prints after its records (`n` of them): the sizes every layout
+/// names, in the order [`check_run_tables`] reads them.
+pub const RUST_PRINT_SIZES: &str = r#"println!("{n} {} {} {} {} {}", magics::$PATTACK_TABLE_SIZE, magics::$PROOK_TABLE_START, magics::$PROOK_TABLE_SIZE, magics::$PBISHOP_TABLE_START, magics::$PBISHOP_TABLE_SIZE);"#;
+
+/// The same line in C (`n` an unsigned long).
+pub const C_PRINT_SIZES: &str = r#"printf("%lu %lu %lu %lu %lu %lu\n", n, (unsigned long)$PATTACK_TABLE_SIZE, (unsigned long)$PROOK_TABLE_START, (unsigned long)$PROOK_TABLE_SIZE, (unsigned long)$PBISHOP_TABLE_START, (unsigned long)$PBISHOP_TABLE_SIZE);"#;
 
 /// The warnings strict C and C++ engines build with.
 pub const STRICT: [&str; 7] = [

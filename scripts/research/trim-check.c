@@ -1,0 +1,292 @@
+/* An independent check of `exhaust --order trim`, written from the definition in
+ * src/exhaust/trim.rs's documentation, not from its code: its own geometry (masks,
+ * carry-rippler subsets, attacks ray by ray), its own fixpoint (whole passes over the active
+ * subsets until one changes nothing, where magichunt walks a ring), attack sets compared as
+ * bitboards.
+ *
+ * A node is an interval known+lo ..= known+hi of m inside the dyadic window of the t bits below
+ * `known`. Over it, subset X's product runs from X*(known+lo) up by X*(hi-lo) and its index
+ * takes the slots b0, b0+1, ..., b0+J. Two rules, to their fixpoint:
+ *   exact: an index that does not move is placed; two attack sets in one slot kill the node;
+ *   trim:  an active subset (the empty one, or one whose highest square q has
+ *          2^q * (hi-lo) < K * 2^(64-bits), K = 2^min(7, bits-1)) must sit in an empty slot
+ *          or one holding its attack set: lo rises to its first such value, hi falls to its
+ *          last; none kills the node.
+ * A survivor descends to the smallest dyadic window holding [lo, hi] and enters both halves
+ * (or, at one value, the node of that value); a surviving node at one value is a magic. The
+ * period is cut into 2^T tasks (its top T bits), and the node count (every node entered) must
+ * equal exhaust's to the node.
+ *
+ *   cc -O2 -o trim-check scripts/research/trim-check.c
+ *   ./trim-check rook f2 9 24 0 65536      # tasks 0 to 65535 of 2^24
+ *   ./trim-check rook f2 9 24 - < list     # the tasks listed on stdin (check-store.py)
+ *   ./trim-check bishop d8 5 3 brute       # the whole period, and brute force beside it
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+static int n, bits, shift;
+static uint64_t occ[4096], att[4096];
+static int top[4096]; /* highest square, -1 for the empty subset */
+static uint64_t slot_att[4096];
+static unsigned char slot_used[4096];
+static int kbits;
+static uint64_t nodes, magics;
+static int *lists; /* the active unplaced subsets, one segment per node on the path */
+
+static uint64_t ray_walk(int sq, uint64_t blockers, int rook, int edges_only) {
+    static const int rd[2][4][2] = {{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}},
+                                    {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}};
+    uint64_t out = 0;
+    for (int k = 0; k < 4; k++) {
+        int f = sq % 8 + rd[rook][k][0], r = sq / 8 + rd[rook][k][1];
+        while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+            int nf = f + rd[rook][k][0], nr = r + rd[rook][k][1];
+            if (edges_only && !(nf >= 0 && nf < 8 && nr >= 0 && nr < 8))
+                break;
+            out |= 1ULL << (r * 8 + f);
+            if (!edges_only && (blockers >> (r * 8 + f) & 1))
+                break;
+            f = nf;
+            r = nr;
+        }
+    }
+    return out;
+}
+
+static int cmp(const void *a, const void *b) {
+    uint64_t x = ((const uint64_t *)a)[0], y = ((const uint64_t *)b)[0];
+    return x < y ? -1 : x > y;
+}
+
+static int active(int i, uint64_t width) {
+    if (top[i] < 0)
+        return 1;
+    return ((u128)1 << top[i]) * width < (u128)1 << (kbits + shift);
+}
+
+static int compatible(uint64_t slot, int i) {
+    slot &= (1ULL << bits) - 1;
+    return !slot_used[slot] || slot_att[slot] == att[i];
+}
+
+/* The node; lists[from .. from+len) are the parent's active unplaced subsets, `next` the first
+ * subset (in value order) never active on the path. */
+static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int len, int next) {
+    nodes++;
+    int mine = from + len, count = 0;
+    int undo[4096], nu = 0, alive = 1;
+    const u128 whole = (u128)1 << shift;
+    memcpy(lists + mine, lists + from, sizeof(int) * (size_t)len);
+    count = len;
+    for (int changed = 1; changed && alive;) {
+        changed = 0;
+        while (next < n && active(next, hi - lo))
+            lists[mine + count++] = next++;
+        int keep = 0;
+        for (int k = 0; k < count && alive; k++) {
+            int i = lists[mine + k];
+            uint64_t p0 = occ[i] * (known + lo);
+            u128 span = (u128)occ[i] * (hi - lo);
+            u128 fr = p0 & (((uint64_t)1 << shift) - 1);
+            uint64_t b0 = p0 >> shift;
+            if (fr + span < whole) { /* exact */
+                uint64_t s = b0 & ((1ULL << bits) - 1);
+                if (slot_used[s] && slot_att[s] != att[i]) {
+                    alive = 0;
+                    break;
+                }
+                if (!slot_used[s]) {
+                    slot_used[s] = 1;
+                    slot_att[s] = att[i];
+                    undo[nu++] = (int)s;
+                    changed = 1;
+                }
+                continue; /* placed: off the list */
+            }
+            uint64_t last = (uint64_t)((fr + span) >> shift); /* boundaries crossed */
+            uint64_t f = 0, l = last;
+            while (f <= last && !compatible(b0 + f, i))
+                f++;
+            if (f > last) {
+                alive = 0;
+                break;
+            }
+            while (!compatible(b0 + l, i))
+                l--;
+            uint64_t lo0 = lo;
+            u128 rem = whole - fr;
+            if (f > 0) {
+                u128 need = rem + (u128)(f - 1) * whole; /* X*(d - lo0) reaches slot b0+f */
+                lo = lo0 + (uint64_t)((need + occ[i] - 1) / occ[i]);
+                changed = 1;
+            }
+            if (l < last) {
+                u128 need = rem + (u128)l * whole; /* X*(d - lo0) reaches slot b0+l+1 */
+                hi = lo0 + (uint64_t)((need + occ[i] - 1) / occ[i]) - 1;
+                changed = 1;
+            }
+            if (lo > hi) {
+                alive = 0;
+                break;
+            }
+            lists[mine + keep++] = i; /* one slot left: placed by the exact rule next pass */
+        }
+        count = keep;
+    }
+    if (alive) {
+        if (t == 0) {
+            magics++;
+        } else {
+            while (t > 0 && (lo >> (t - 1)) == (hi >> (t - 1))) {
+                uint64_t half = 1ULL << (t - 1);
+                if (lo >= half) {
+                    known |= half;
+                    lo -= half;
+                    hi -= half;
+                }
+                t--;
+            }
+            if (t == 0) {
+                node(known, 0, 0, 0, mine, count, next);
+            } else {
+                uint64_t half = 1ULL << (t - 1);
+                node(known, t - 1, lo, half - 1, mine, count, next);
+                node(known | half, t - 1, 0, hi - half, mine, count, next);
+            }
+        }
+    }
+    while (nu)
+        slot_used[undo[--nu]] = 0;
+}
+
+static void task(uint64_t j, int width) {
+    node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 0);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 5) {
+        fprintf(stderr, "usage: %s rook|bishop SQUARE BITS TASK_BITS [brute | - | FROM TO]\n",
+                argv[0]);
+        return 2;
+    }
+    int rook = strcmp(argv[1], "rook") == 0;
+    if (!rook && strcmp(argv[1], "bishop") != 0) {
+        fprintf(stderr, "trim-check: not a piece: %s\n", argv[1]);
+        return 2;
+    }
+    const char *s = argv[2];
+    if (strlen(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8') {
+        fprintf(stderr, "trim-check: not a square: %s\n", s);
+        return 2;
+    }
+    int sq = (s[1] - '1') * 8 + (s[0] - 'a');
+    bits = atoi(argv[3]);
+    int task_bits = atoi(argv[4]);
+    if (bits < 1 || bits > 12) {
+        fprintf(stderr, "trim-check: bits must be 1 to 12\n");
+        return 2;
+    }
+    shift = 64 - bits;
+    kbits = bits - 1 < 7 ? bits - 1 : 7;
+    uint64_t mask = ray_walk(sq, 0, rook, 1);
+    static uint64_t pairs[4096][2];
+    uint64_t sub = 0;
+    n = 0;
+    do { /* carry-rippler */
+        pairs[n][0] = sub;
+        pairs[n][1] = ray_walk(sq, sub, rook, 0);
+        n++;
+        sub = (sub - mask) & mask;
+    } while (sub);
+    qsort(pairs, n, sizeof pairs[0], cmp);
+    for (int i = 0; i < n; i++) {
+        occ[i] = pairs[i][0];
+        att[i] = pairs[i][1];
+        top[i] = occ[i] ? 63 - __builtin_clzll(occ[i]) : -1;
+    }
+    int period = 64 - __builtin_ctzll(mask);
+    if (task_bits < 0 || task_bits > period || task_bits > 40) {
+        fprintf(stderr, "trim-check: task bits must be 0 to %d\n", period < 40 ? period : 40);
+        return 2;
+    }
+    int width = period - task_bits;
+    lists = malloc(sizeof(int) * (size_t)n * (size_t)(width + 3));
+    if (!lists) {
+        fprintf(stderr, "trim-check: out of memory\n");
+        return 2;
+    }
+    int brute = argc == 6 && strcmp(argv[5], "brute") == 0;
+    int listed = argc == 6 && strcmp(argv[5], "-") == 0;
+    uint64_t from = 0, to = 1ULL << task_bits;
+    if (argc == 7) {
+        char *e1, *e2;
+        from = strtoull(argv[5], &e1, 10);
+        to = strtoull(argv[6], &e2, 10);
+        if (*e1 || *e2 || from >= to || to > 1ULL << task_bits) {
+            fprintf(stderr, "trim-check: a task range is FROM TO with FROM < TO <= 2^%d\n",
+                    task_bits);
+            return 2;
+        }
+    } else if (argc != 5 && !brute && !listed) {
+        fprintf(stderr, "trim-check: after TASK_BITS, 'brute', '-' or a task range FROM TO\n");
+        return 2;
+    }
+    if (listed) {
+        unsigned long long j;
+        int got;
+        while ((got = scanf("%llu", &j)) == 1) {
+            if (j >= 1ULL << task_bits) {
+                fprintf(stderr, "trim-check: task %llu is not below 2^%d\n", j, task_bits);
+                return 2;
+            }
+            task(j, width);
+        }
+        if (got != EOF) {
+            fprintf(stderr, "trim-check: stdin holds something other than task numbers\n");
+            return 2;
+        }
+        printf("%s %s at %d bits: period 2^%d, 2^%d tasks, %d subsets: %llu magics, %llu nodes"
+               " (the listed tasks only)\n",
+               argv[1], argv[2], bits, period, task_bits, n, (unsigned long long)magics,
+               (unsigned long long)nodes);
+        return 0;
+    }
+    for (uint64_t j = from; j < to; j++)
+        task(j, width);
+    printf("%s %s at %d bits: period 2^%d, 2^%d tasks, %d subsets: %llu magics, %llu nodes",
+           argv[1], argv[2], bits, period, task_bits, n, (unsigned long long)magics,
+           (unsigned long long)nodes);
+    if (from != 0 || to != 1ULL << task_bits)
+        printf(" (tasks %llu to %llu only)", (unsigned long long)from,
+               (unsigned long long)to - 1);
+    printf("\n");
+    if (brute) {
+        if (period > 34) {
+            fprintf(stderr, "trim-check: brute force only up to periods of 2^34\n");
+            return 2;
+        }
+        uint64_t count = 0;
+        for (uint64_t m = 0; m < 1ULL << period; m++) {
+            int ok = 1;
+            for (int i = 0; i < n && ok; i++) {
+                int idx = (int)((occ[i] * m) >> shift);
+                if (slot_used[idx] && slot_att[idx] != att[i])
+                    ok = 0;
+                slot_used[idx] = 1;
+                slot_att[idx] = att[i];
+            }
+            count += ok;
+            for (int j = 0; j < n; j++)
+                slot_used[(int)((occ[j] * m) >> shift)] = 0;
+        }
+        printf("brute force: %llu magics%s\n", (unsigned long long)count,
+               count == magics ? "" : "  MISMATCH");
+        return count == magics ? 0 : 1;
+    }
+    return 0;
+}

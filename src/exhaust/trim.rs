@@ -1,0 +1,508 @@
+//! The search from the high bits down with the unknown window trimmed
+//! ([`Order::Trim`](super::Order::Trim)).
+//!
+//! A node fixes `m` to one interval `known + lo ..= known + hi` of a dyadic window (the high
+//! order's node is the whole window, `lo = 0`, `hi = 2^t - 1`). Over the interval, subset `X`'s
+//! product runs from `X * (known + lo)` up by `X * (hi - lo)`, so its index takes the slots
+//! `b0, b0 + 1, ..., b0 + J` in turn. Two rules narrow the interval, and the node takes the
+//! largest interval neither can narrow (the greatest common fixpoint of two monotone rules,
+//! the same whatever order they are applied in):
+//!
+//! - *Exact*: a subset whose index is the same over the whole interval is placed in the
+//!   table; a slot that would hold two different attack sets kills the node.
+//! - *Trim*: an *active* subset must sit in a compatible slot (empty, or holding its own
+//!   attack set) at every value of `m` that survives, so `lo` rises to the first value where
+//!   its slot is compatible and `hi` falls to the last; when it has none, the node dies.
+//!
+//! A subset is active when its highest square alone, `2^q`, moves less than `K` slots over
+//! the interval (`2^q * (hi - lo) < K * 2^(64 - bits)`, with `K = 2^min(7, bits - 1)`), so
+//! that a subset joins with the whole family of subsets that share its highest square; the
+//! empty subset always is. The trims let a family kill a node while it still moves by many
+//! slots, where the high order waits for its subsets to be exact one by one
+//! (docs/speed.md, "Trimmed windows").
+//!
+//! A surviving node descends to the smallest dyadic window that holds its interval and splits
+//! it in two halves, each a node; at a single value of `m` every subset is exact, and a
+//! surviving node is a magic. The nodes counted are the nodes entered.
+
+use std::sync::atomic::AtomicBool;
+
+use super::{Out, Plan};
+
+/// Slots of the largest table (12 bits), and a spare slot past them that the loop writes
+/// when it places nothing, rounded up to a power of two so that a masked index needs no
+/// bounds check.
+const SLOTS: usize = 1 << 13;
+
+/// The spare slot.
+const SPARE: usize = 1 << 12;
+
+/// The most subsets a mask has (12 squares), so the longest list.
+const MOST: usize = 1 << 12;
+
+/// A subset in a list: its occupancy and attack id, side by side so that the loop reads the
+/// list in order and nothing else.
+#[derive(Copy, Clone, Debug, Default)]
+struct Entry {
+    x: u64,
+    a: u16,
+}
+
+/// `log2 K` for a table of `bits` index bits: families join when their highest square moves
+/// fewer than `K` slots over the interval. 128 slots took the least time on rooks a1 at 11
+/// bits, g1 at 9 and a2 at 10 (32 to 256 were tried, docs/speed.md); smaller tables take
+/// `2^(bits-1)`, so that `K * 2^(64 - bits) <= 2^63` and a joined subset moves by less than
+/// `2^64` over the interval.
+#[must_use]
+pub(crate) fn join_bits(bits: u32) -> u32 {
+    7.min(bits - 1)
+}
+
+/// The trimmed engine: the subsets in the order they join, the slot array with its undo list,
+/// and the lists of active subsets, one segment per depth.
+#[derive(Clone, Debug)]
+pub(crate) struct Trim {
+    /// Every subset: the empty one, then by highest square, the square alone first in each
+    /// family and the rest in a fixed scrambled order (the order changes only the time, and
+    /// scrambled families expose a collision sooner than sorted ones).
+    /// Subset `k`'s occupancy and attack id, as arrays a masked index reads without a bounds
+    /// check.
+    entries: Box<[Entry; MOST]>,
+    /// The subsets in runs that join together: run `f` (the subsets `start..end`) is active
+    /// at an interval of width `w` (`hi - lo`) when `w < join`; the thresholds fall along
+    /// the runs, so the active subsets are a prefix.
+    families: Vec<Family>,
+    /// `0, 1, 2, ...`: the ids a run appends.
+    iota: Box<[u16; MOST]>,
+    /// `64 - bits`.
+    shift: u32,
+    /// `2^bits - 1`.
+    slot_mask: usize,
+    /// Bits of the period below the task bits: a task's window at its root.
+    width: u32,
+    /// Attack id per slot, 0 when empty.
+    table: Box<Table>,
+    /// The active lists, one segment per node on the path: each node copies its parent's
+    /// segment after it and works on the copy.
+    lists: Vec<u16>,
+}
+
+/// A node's interval and where it writes.
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    known: u64,
+    t: u32,
+    lo: u64,
+    hi: u64,
+    /// The first run of subsets that never joined.
+    next: usize,
+    /// The parent's list: `lists[from .. from + len]`.
+    from: usize,
+    len: usize,
+    /// The end of the undo list.
+    undo: usize,
+}
+
+/// What a trim found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Trimmed {
+    Dead,
+    /// The subset is exact now (placed, or its slot already held its attack set).
+    Placed,
+    Kept,
+}
+
+/// A scrambling of `u64` (the splitmix64 finalizer), for the fixed order inside a family.
+fn scramble(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl Trim {
+    /// The engine for `plan` (whose order is [`Order::Trim`](super::Order::Trim)).
+    pub(crate) fn new(plan: &Plan) -> Trim {
+        let mut subsets: Vec<(u64, u16)> = plan
+            .levels
+            .iter()
+            .flat_map(|l| l.subsets.iter().copied())
+            .chain(std::iter::once((0, plan.empty_att)))
+            .collect();
+        let family = |x: u64| if x == 0 { 0 } else { 64 - x.leading_zeros() };
+        subsets.sort_unstable_by_key(|&(x, _)| {
+            let alone = x == 0 || x.is_power_of_two();
+            (family(x), !alone, scramble(x))
+        });
+        let shift = 64 - plan.bits;
+        let kwhole = join_bits(plan.bits) + shift; // log2(K * 2^shift) <= 63
+        let join: Vec<u64> = subsets
+            .iter()
+            .map(|&(x, _)| {
+                if x == 0 {
+                    u64::MAX
+                } else {
+                    let q = 63 - x.leading_zeros();
+                    kwhole.checked_sub(q).map_or(1, |e| 1 << e)
+                }
+            })
+            .collect();
+        let mut families: Vec<Family> = Vec::new();
+        for (k, &j) in join.iter().enumerate() {
+            match families.last_mut() {
+                Some(f) if f.join == j => f.end = k + 1,
+                _ => families.push(Family {
+                    join: j,
+                    start: k,
+                    end: k + 1,
+                }),
+            }
+        }
+        let width = plan.period_bits - plan.task_bits;
+        assert!(1usize << plan.bits <= SLOTS, "at most 12 bits");
+        Trim {
+            lists: vec![0; subsets.len() * (width as usize + 3) + MOST],
+            entries: Box::new(std::array::from_fn(|k| {
+                subsets
+                    .get(k)
+                    .map_or(Entry::default(), |&(x, a)| Entry { x, a })
+            })),
+            families,
+            iota: Box::new(std::array::from_fn(|k| k as u16)),
+            shift,
+            slot_mask: (1 << plan.bits) - 1,
+            width,
+            table: Box::new(Table {
+                slots: [0; SLOTS],
+                undo: [0; SLOTS],
+            }),
+        }
+    }
+
+    /// Searches the magics whose bits above the window equal `task`.
+    pub(crate) fn run(&mut self, task: u64, out: &mut Out, stop: &AtomicBool) {
+        let root = Node {
+            known: task << self.width,
+            t: self.width,
+            lo: 0,
+            hi: if self.width == 64 {
+                u64::MAX
+            } else {
+                (1 << self.width) - 1
+            },
+            next: 0,
+            from: 0,
+            len: 0,
+            undo: 0,
+        };
+        self.node(root, out, stop);
+        debug_assert!(self.table.slots[..SPARE].iter().all(|&s| s == 0));
+    }
+
+    /// Enters node `n`: takes its interval to the fixpoint of the two rules, and if it
+    /// survives, counts the magic or enters its two halves.
+    fn node(&mut self, n: Node, out: &mut Out, stop: &AtomicBool) {
+        out.nodes(1, stop);
+        let own = n.from + n.len;
+        self.lists.copy_within(n.from..own, own);
+        let mut s = Fix {
+            lo: n.lo,
+            hi: n.hi,
+            next: n.next,
+            len: n.len,
+            undo: n.undo,
+        };
+        let alive = self.fixpoint(n.known, own, &mut s);
+        if alive && !out.stopped {
+            if n.t == 0 {
+                out.tally.magics += 1;
+                // Every occupied slot was placed on the path: the highest is the magic's.
+                let top = self.table.slots[..=self.slot_mask]
+                    .iter()
+                    .rposition(|&h| h != 0)
+                    .map_or(0, |i| i as u32);
+                if out.could_improve(top) {
+                    out.offer(top, n.known);
+                }
+                if let Some(c) = out.collect.as_mut() {
+                    c.push(n.known);
+                }
+            } else {
+                let (mut known, mut t, mut lo, mut hi) = (n.known, n.t, s.lo, s.hi);
+                while t > 0 && lo >> (t - 1) == hi >> (t - 1) {
+                    let half = 1u64 << (t - 1);
+                    if lo >= half {
+                        known |= half;
+                        lo -= half;
+                        hi -= half;
+                    }
+                    t -= 1;
+                }
+                let child = Node {
+                    known,
+                    t,
+                    lo,
+                    hi,
+                    next: s.next,
+                    from: own,
+                    len: s.len,
+                    undo: s.undo,
+                };
+                if t == 0 {
+                    self.node(child, out, stop);
+                } else {
+                    let half = 1u64 << (t - 1);
+                    self.node(
+                        Node {
+                            t: t - 1,
+                            hi: half - 1,
+                            ..child
+                        },
+                        out,
+                        stop,
+                    );
+                    if !out.stopped {
+                        self.node(
+                            Node {
+                                known: known | half,
+                                t: t - 1,
+                                lo: 0,
+                                hi: hi - half,
+                                ..child
+                            },
+                            out,
+                            stop,
+                        );
+                    }
+                }
+            }
+        }
+        let t = &mut *self.table;
+        for k in n.undo..s.undo {
+            t.slots[usize::from(t.undo[k & (SLOTS - 1)]) & (SLOTS - 1)] = 0;
+        }
+    }
+
+    /// Applies the two rules to the list at `lists[own..]` until neither changes anything;
+    /// false when the node dies. The list is walked as a ring and compacted as it goes;
+    /// `since` counts the subsets checked since the last change, so the walk stops once every
+    /// subset still listed has been checked against the final interval and table.
+    ///
+    /// The common case (both ends compatible) has no branch on whether the subset is exact: an
+    /// exact subset that places nothing writes the spare slot, and every subset is written to
+    /// the list, which keeps it only when it is not exact.
+    fn fixpoint(&mut self, known: u64, own: usize, s: &mut Fix) -> bool {
+        let shift = self.shift;
+        let whole = 1u64 << shift;
+        let low = whole - 1;
+        let mut lists = std::mem::take(&mut self.lists);
+        let ring: &mut [u16; MOST] = (&mut lists[own..own + MOST])
+            .try_into()
+            .expect("room for a list");
+        // The rooks' tables (9 to 12 bits) get a copy of the walk each, with the shift a
+        // constant: fewer registers in the loop.
+        let alive = match shift {
+            52 => self.walk_at::<52>(known, ring, s),
+            53 => self.walk_at::<53>(known, ring, s),
+            54 => self.walk_at::<54>(known, ring, s),
+            55 => self.walk_at::<55>(known, ring, s),
+            _ => self.walk(known, ring, s, whole, low, shift),
+        };
+        self.lists = lists;
+        alive
+    }
+
+    /// [`Trim::walk`] with the shift a constant.
+    fn walk_at<const SHIFT: u32>(
+        &mut self,
+        known: u64,
+        ring: &mut [u16; MOST],
+        s: &mut Fix,
+    ) -> bool {
+        self.walk(known, ring, s, 1 << SHIFT, (1 << SHIFT) - 1, SHIFT)
+    }
+
+    /// The walk of [`Trim::fixpoint`] over `ring`. Everything the loop touches is a local, so
+    /// that it lives in registers; the rare trims go through `s`.
+    #[inline(always)]
+    fn walk(
+        &mut self,
+        known: u64,
+        ring: &mut [u16; MOST],
+        s: &mut Fix,
+        whole: u64,
+        low: u64,
+        shift: u32,
+    ) -> bool {
+        join_new(&self.families, &self.iota, ring, s);
+        // `budget`: the subsets still to check before every listed subset has been checked
+        // since the last change (a change resets it to the list's length).
+        let (mut read, mut write) = (0usize, 0usize);
+        let mut len = s.len;
+        let mut budget = len;
+        let mut undo_end = s.undo;
+        let mut base = known.wrapping_add(s.lo);
+        let mut w = s.hi - s.lo;
+        let t: &mut Table = &mut self.table;
+        while budget > 0 {
+            if read == len {
+                len = write;
+                read = 0;
+                write = 0;
+                continue;
+            }
+            let id = ring[read & (MOST - 1)];
+            let e = self.entries[usize::from(id) & (MOST - 1)];
+            read += 1;
+            let p0 = e.x.wrapping_mul(base);
+            let lw = e.x.wrapping_mul(w);
+            let exact = lw < whole - (p0 & low);
+            let b0 = (p0 >> shift) as usize & (SPARE - 1);
+            let b1 = (p0.wrapping_add(lw) >> shift) as usize & (SPARE - 1);
+            let h0 = t.slots[b0];
+            let h1 = t.slots[b1];
+            if (h0 != 0 && h0 != e.a) || (h1 != 0 && h1 != e.a) {
+                if exact {
+                    s.undo = undo_end;
+                    return false;
+                }
+                s.len = len;
+                s.undo = undo_end;
+                let done = trim(t, self.slot_mask, shift, e, p0, lw, s);
+                match done {
+                    Trimmed::Dead => return false,
+                    Trimmed::Placed => {}
+                    Trimmed::Kept => {
+                        ring[write & (MOST - 1)] = id;
+                        write += 1;
+                    }
+                }
+                join_new(&self.families, &self.iota, ring, s);
+                len = s.len;
+                budget = write + (len - read);
+                budget -= usize::from(done == Trimmed::Kept);
+                undo_end = s.undo;
+                base = known.wrapping_add(s.lo);
+                w = s.hi - s.lo;
+                continue;
+            }
+            if !exact {
+                ring[write & (MOST - 1)] = id;
+                write += 1;
+                budget -= 1;
+            } else if h0 == 0 {
+                t.slots[b0] = e.a;
+                t.undo[undo_end & (SLOTS - 1)] = b0 as u16;
+                undo_end += 1;
+                budget = write + (len - read);
+            } else {
+                budget -= 1;
+            }
+        }
+        s.undo = undo_end;
+        s.len = write + (len - read);
+        if read != write {
+            ring.copy_within(read..len, write);
+        }
+        true
+    }
+}
+
+/// Subset `e` (product `p0` at `lo`, moving by `lw` over the interval) has an incompatible
+/// slot at an end of the interval: moves the ends to its first and last compatible slots.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn trim(
+    t: &mut Table,
+    slot_mask: usize,
+    shift: u32,
+    e: Entry,
+    p0: u64,
+    lw: u64,
+    s: &mut Fix,
+) -> Trimmed {
+    let (x, a) = (e.x, e.a);
+    let low = (1u64 << shift) - 1;
+    let fr = p0 & low;
+    // The slot boundaries crossed: the product reaches slot b0 + j at the offset
+    // rem + (j - 1) * 2^shift, and `last` of them lie within lw.
+    let last = (lw >> shift) + ((fr + (lw & low)) >> shift);
+    let b0 = p0 >> shift;
+    let conflict = |slots: &[u16; SLOTS], j: u64| {
+        let h = slots[(b0.wrapping_add(j) as usize) & slot_mask];
+        h != 0 && h != a
+    };
+    let mut first = 0;
+    while first <= last && conflict(&t.slots, first) {
+        first += 1;
+    }
+    if first > last {
+        return Trimmed::Dead;
+    }
+    let mut end = last;
+    while conflict(&t.slots, end) {
+        end -= 1;
+    }
+    let rem = (1u64 << shift) - fr;
+    let lo0 = s.lo;
+    if first > 0 {
+        s.lo = lo0 + (rem + ((first - 1) << shift)).div_ceil(x);
+    }
+    if end < last {
+        s.hi = lo0 + (rem + (end << shift)).div_ceil(x) - 1;
+    }
+    if s.lo > s.hi {
+        return Trimmed::Dead;
+    }
+    if first == end {
+        let b = (b0.wrapping_add(first) as usize) & slot_mask;
+        if t.slots[b] == 0 {
+            t.slots[b] = a;
+            t.undo[s.undo & (SLOTS - 1)] = b as u16;
+            s.undo += 1;
+        }
+        Trimmed::Placed
+    } else {
+        Trimmed::Kept
+    }
+}
+
+/// Appends to the list `ring` (of `s.len` subsets) the subsets that join at the interval's
+/// width.
+#[inline(always)]
+fn join_new(families: &[Family], iota: &[u16; MOST], ring: &mut [u16; MOST], s: &mut Fix) {
+    let w = s.hi - s.lo;
+    while let Some(f) = families.get(s.next).filter(|f| w < f.join) {
+        let n = f.end - f.start;
+        ring[s.len..s.len + n].copy_from_slice(&iota[f.start..f.end]);
+        s.len += n;
+        s.next += 1;
+    }
+}
+
+/// A run of subsets that join at the same width.
+#[derive(Copy, Clone, Debug)]
+struct Family {
+    join: u64,
+    start: usize,
+    end: usize,
+}
+
+/// The slot array and its undo list, behind one pointer.
+#[derive(Clone, Debug)]
+struct Table {
+    /// Attack id per slot, 0 when empty; the spare slot past the table holds anything.
+    slots: [u16; SLOTS],
+    /// Slots written on the path to the node, to take back.
+    undo: [u16; SLOTS],
+}
+
+/// A node's state while its fixpoint is taken.
+#[derive(Copy, Clone, Debug)]
+struct Fix {
+    lo: u64,
+    hi: u64,
+    next: usize,
+    /// The list's length.
+    len: usize,
+    undo: usize,
+}

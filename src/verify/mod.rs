@@ -1,0 +1,529 @@
+//! What `magichunt verify` finds: one magic checked against the slow reference
+//! ([`MagicReport`]), or every entry of a table text, its slots used and spans, and a packed
+//! table or a pool as a whole ([`TableReport`]). Each renders as the command's text and as
+//! one JSON document (`--json`, described in docs/format.md), from the same figures.
+//!
+//! ```
+//! use magichunt::verify::MagicReport;
+//! use magichunt::{Formula, Piece, Square, Target};
+//!
+//! let a8 = Target::new(Piece::Rook, "a8".parse::<Square>()?);
+//! let report = MagicReport::check(a8, 11, Formula::Plain, 0x00ff_fcdd_fced_714a);
+//! assert!(report.is_valid());
+//! assert!(report.render_text().contains(": valid"));
+//! assert!(report.to_json().contains("\"valid\": true"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod json;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::attacks::Occupancies;
+use crate::bitboard::side_by_side;
+use crate::error::TableError;
+use crate::layout::packed::is_packed;
+use crate::layout::{Fill, LayoutError, PackedTable, Pattern, Usage};
+use crate::magic::{format_magic, verify_pairs_with, Collision, Verified};
+use crate::piece::{Piece, Target};
+use crate::pool::file::is_pool;
+use crate::pool::Pool;
+use crate::question::Formula;
+use crate::size::kib;
+use crate::table::{parse_claims, Claim, Table};
+
+/// The version of the documents' keys (see [`crate::compare::SCHEMA_VERSION`]).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Why a table text cannot be checked at all (not a failing entry: that is a finding).
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Not a readable table, or not the pool it says it is.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A packed table whose layout fields are malformed.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+}
+
+/// One magic checked against the slow reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MagicReport {
+    /// Piece and square.
+    pub target: Target,
+    /// Index bits.
+    pub bits: u32,
+    /// The index formula.
+    pub formula: Formula,
+    /// The multiplier.
+    pub magic: u64,
+    /// The square's mask popcount.
+    pub mask_popcount: u32,
+    /// Blocker subsets.
+    pub subsets: usize,
+    /// Distinct attack sets among them.
+    pub distinct_attacks: usize,
+    /// `ceil(log2(distinct attack sets))`.
+    pub lower_bound: u32,
+    /// The figures of a valid magic, or the first destructive collision.
+    pub result: Result<Verified, Collision>,
+}
+
+impl MagicReport {
+    /// Checks `magic` for `target` at `bits` under `formula`.
+    ///
+    /// # Panics
+    /// If `bits` is not 1 to 64 (the command line checks it first).
+    #[must_use]
+    pub fn check(target: Target, bits: u32, formula: Formula, magic: u64) -> MagicReport {
+        let occ = Occupancies::new(target);
+        MagicReport {
+            target,
+            bits,
+            formula,
+            magic,
+            mask_popcount: occ.mask.count(),
+            subsets: occ.pairs.len(),
+            distinct_attacks: occ.distinct_attacks(),
+            lower_bound: occ.lower_bound_bits(),
+            result: verify_pairs_with(&occ, bits, formula, magic),
+        }
+    }
+
+    /// Whether the magic is valid.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.result.is_ok()
+    }
+
+    /// The text of `verify --piece ...`.
+    #[must_use]
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        let black = if self.formula == Formula::Black {
+            " (black)"
+        } else {
+            ""
+        };
+        let head = format!(
+            "{}, {} bits, magic {}{black}",
+            self.target,
+            self.bits,
+            format_magic(self.magic)
+        );
+        match &self.result {
+            Ok(v) => {
+                let _ = writeln!(out, "{head}: valid");
+                let _ = writeln!(
+                    out,
+                    "  used slots        {} of {}",
+                    v.used_slots,
+                    1u64 << self.bits
+                );
+                if self.formula == Formula::Black {
+                    let _ = writeln!(
+                        out,
+                        "  index range       {} to {} (tight table: {} entries)",
+                        v.min_index,
+                        v.max_index,
+                        v.span()
+                    );
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "  highest index     {} (tight table: {} entries)",
+                        v.max_index,
+                        v.span()
+                    );
+                }
+                let _ = writeln!(
+                    out,
+                    "  constructive      {} of {} subsets share a slot",
+                    v.constructive, self.subsets
+                );
+                let _ = writeln!(
+                    out,
+                    "  mask popcount     {}, {} distinct attack sets, lower bound {} bits",
+                    self.mask_popcount, self.distinct_attacks, self.lower_bound
+                );
+            }
+            Err(c) => {
+                let _ = writeln!(out, "{head}: INVALID");
+                let _ = writeln!(
+                    out,
+                    "  destructive collision at index {}: two subsets with different attack sets",
+                    c.index
+                );
+                out.push('\n');
+                out.push_str(&side_by_side(&[
+                    ("blockers 1", c.first.0),
+                    ("attacks 1", c.first.1),
+                    ("blockers 2", c.second.0),
+                    ("attacks 2", c.second.1),
+                ]));
+            }
+        }
+        out
+    }
+}
+
+/// Why an entry of a table fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Two subsets with different attack sets collide.
+    Collision {
+        /// The two subsets.
+        subsets: [u64; 2],
+        /// The shared slot.
+        index: usize,
+    },
+    /// The file's `max_index` is not what verify gives.
+    MaxIndex {
+        /// In the file.
+        stated: u32,
+        /// From verify.
+        got: u32,
+    },
+    /// The file's `min_index` is not what verify gives.
+    MinIndex {
+        /// In the file.
+        stated: u32,
+        /// From verify.
+        got: u32,
+    },
+}
+
+/// One entry of a table that fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The entry as the file states it.
+    pub claim: Claim,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+/// One entry's figures (`--per-square`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryFigures {
+    /// Piece and square.
+    pub target: Target,
+    /// Index bits.
+    pub bits: u32,
+    /// The index formula.
+    pub formula: Formula,
+    /// The multiplier.
+    pub magic: u64,
+    /// Distinct slots written.
+    pub slots: u32,
+    /// Entries of its tight table.
+    pub span: u32,
+}
+
+/// A pool's figures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolFigures {
+    /// Magics held.
+    pub magics: usize,
+    /// Questions they answer.
+    pub questions: usize,
+    /// Fewest magics of a question.
+    pub fewest: usize,
+    /// Most magics of a question.
+    pub most: usize,
+    /// The footprint's gap.
+    pub gap: u32,
+    /// Places per question.
+    pub capacity: usize,
+}
+
+/// A packed table checked as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedCheck {
+    /// Squares it holds.
+    pub squares: usize,
+    /// The formula of every square, `None` when they mix.
+    pub formula: Option<Formula>,
+    /// The fixed bits of the rooks and the bishops, when all of a piece share them.
+    pub fixed_bits: [Option<u32>; 2],
+    /// What filling the shared array gave, or why it fails.
+    pub result: Result<Fill, String>,
+}
+
+/// Every entry of a table text checked, then its figures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableReport {
+    /// How to name the file.
+    pub name: String,
+    /// Entries checked.
+    pub entries: usize,
+    /// The entries that fail (then nothing below is computed).
+    pub failures: Vec<Failure>,
+    /// Slots used and spans, when every entry holds.
+    pub usage: Option<Usage>,
+    /// Every entry's figures, when asked for and every entry holds.
+    pub per_square: Vec<EntryFigures>,
+    /// A pool's figures.
+    pub pool: Option<PoolFigures>,
+    /// A packed table's whole check.
+    pub packed: Option<PackedCheck>,
+}
+
+impl TableReport {
+    /// Checks every entry of the table text `bytes` (named `path`), then, when all hold, its
+    /// slots used and spans (each entry's with `per_square`), and a pool or a packed table as a
+    /// whole.
+    ///
+    /// # Errors
+    /// [`VerifyError`] when the text is not a table (naming the entry), a pool states
+    /// figures verify does not give, or a packed table's layout fields are malformed.
+    pub fn check(bytes: &[u8], path: &Path, per_square: bool) -> Result<TableReport, VerifyError> {
+        let claims = parse_claims(bytes, path)?;
+        let mut failures = Vec::new();
+        for c in &claims {
+            let occ = Occupancies::new(c.target);
+            let problem = match verify_pairs_with(&occ, c.bits, c.formula, c.magic) {
+                Err(col) => Some(Problem::Collision {
+                    subsets: [col.first.0 .0, col.second.0 .0],
+                    index: col.index,
+                }),
+                Ok(v) => match (c.max_index, c.min_index) {
+                    (Some(m), _) if m != v.max_index => Some(Problem::MaxIndex {
+                        stated: m,
+                        got: v.max_index,
+                    }),
+                    (_, Some(m)) if m != v.min_index => Some(Problem::MinIndex {
+                        stated: m,
+                        got: v.min_index,
+                    }),
+                    _ => None,
+                },
+            };
+            if let Some(problem) = problem {
+                failures.push(Failure {
+                    claim: c.clone(),
+                    problem,
+                });
+            }
+        }
+        let mut report = TableReport {
+            name: path.display().to_string(),
+            entries: claims.len(),
+            failures,
+            usage: None,
+            per_square: Vec::new(),
+            pool: None,
+            packed: None,
+        };
+        if !report.failures.is_empty() {
+            return Ok(report);
+        }
+        let table = Table::parse(bytes, path)?;
+        if per_square {
+            report.per_square = table
+                .entries
+                .iter()
+                .map(|e| EntryFigures {
+                    target: e.target,
+                    bits: e.bits,
+                    formula: e.formula,
+                    magic: e.magic,
+                    slots: Pattern::of(e).used(),
+                    span: e.span(),
+                })
+                .collect();
+        }
+        report.usage = Some(Usage::of(&table.entries));
+        if is_pool(&table) {
+            let pool = Pool::from_table(table, path)?;
+            let counts: Vec<usize> = pool
+                .questions()
+                .iter()
+                .map(|&q| pool.members(q).len())
+                .collect();
+            report.pool = Some(PoolFigures {
+                magics: pool.len(),
+                questions: counts.len(),
+                fewest: counts.iter().copied().min().unwrap_or(0),
+                most: counts.iter().copied().max().unwrap_or(0),
+                gap: pool.gap,
+                capacity: pool.capacity,
+            });
+        } else if is_packed(&table) {
+            let packed = PackedTable::from_table(&table)?;
+            let result = match packed.check() {
+                Ok(f) => Ok(f),
+                Err(e @ LayoutError::Format(_)) => return Err(e.into()),
+                Err(e) => Err(e.to_string()),
+            };
+            report.packed = Some(PackedCheck {
+                squares: packed.entries.len(),
+                formula: packed.formula(),
+                fixed_bits: [
+                    packed.fixed_bits(Piece::Rook),
+                    packed.fixed_bits(Piece::Bishop),
+                ],
+                result,
+            });
+        }
+        Ok(report)
+    }
+
+    /// Whether every entry holds, and a packed table as a whole.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.failures.is_empty() && self.packed.as_ref().is_none_or(|p| p.result.is_ok())
+    }
+
+    /// The text of `verify --file`.
+    #[must_use]
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        for f in &self.failures {
+            let c = &f.claim;
+            let black = if c.formula == Formula::Black {
+                " black"
+            } else {
+                ""
+            };
+            let what = format!(
+                "entry {} ({} {} bits{black} {})",
+                c.index,
+                c.target,
+                c.bits,
+                format_magic(c.magic)
+            );
+            let _ = match &f.problem {
+                Problem::Collision { subsets, index } => writeln!(
+                    out,
+                    "{what}: INVALID, subsets {:#x} and {:#x} collide at index {index}",
+                    subsets[0], subsets[1]
+                ),
+                Problem::MaxIndex { stated, got } => writeln!(
+                    out,
+                    "{what}: max_index {stated} in the file, verify gives {got}"
+                ),
+                Problem::MinIndex { stated, got } => writeln!(
+                    out,
+                    "{what}: min_index {stated} in the file, verify gives {got}"
+                ),
+            };
+        }
+        let _ = writeln!(
+            out,
+            "{}: {} entries, {} valid, {} invalid",
+            self.name,
+            self.entries,
+            self.entries - self.failures.len(),
+            self.failures.len()
+        );
+        if !self.per_square.is_empty() {
+            out.push_str("  entry  target     bits  magic                slots   span\n");
+            for (k, e) in self.per_square.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  {k:>5}  {:<10} {:>4}  {}  {:>5}  {:>5}",
+                    e.target.to_string(),
+                    e.bits,
+                    format_magic(e.magic),
+                    e.slots,
+                    e.span
+                );
+            }
+        }
+        if let Some(u) = &self.usage {
+            let _ = writeln!(
+                out,
+                "  slots used        {} (rooks + bishops); sum of spans {}",
+                u.slots_text(),
+                u.spans.unwrap_or_default()
+            );
+        }
+        if let Some(p) = &self.pool {
+            let _ = writeln!(
+                out,
+                "  pool              {} magics for {} questions ({} to {} each), gap {}, capacity {}; stated slots and footprints as verify gives",
+                p.magics, p.questions, p.fewest, p.most, p.gap, p.capacity
+            );
+        }
+        if let Some(p) = &self.packed {
+            out.push_str(&packed_text(p));
+        }
+        out
+    }
+}
+
+/// The lines of a packed table's whole check.
+fn packed_text(p: &PackedCheck) -> String {
+    let formula = p
+        .formula
+        .map_or_else(|| "mixed".to_string(), |f| f.to_string());
+    let shift =
+        |b: Option<u32>| b.map_or_else(|| "bits per square".to_string(), |b| format!("{b} bits"));
+    let head = format!(
+        "packed layout, {} squares, formula {formula}, rooks {}, bishops {}",
+        p.squares,
+        shift(p.fixed_bits[0]),
+        shift(p.fixed_bits[1])
+    );
+    let mut out = String::new();
+    match &p.result {
+        Ok(f) => {
+            let _ = writeln!(out, "{head}: valid");
+            let _ = writeln!(
+                out,
+                "  shared size       {} entries ({} KiB), as the file declares",
+                f.size,
+                kib(f.size)
+            );
+            let _ = writeln!(
+                out,
+                "  slots used        {} ({} free inside the array)",
+                f.used,
+                f.size - f.used
+            );
+            let _ = writeln!(
+                out,
+                "  shared slots      {} (equal attack sets of two squares)",
+                f.shared
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(out, "{head}: INVALID: {e}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_with_a_wrong_figure_fails_and_says_which() {
+        let text = br#"{"version": 1, "entries": [
+            {"piece": "rook", "square": "a8", "bits": 11, "magic": "0x00fffcddfced714a", "max_index": 7},
+            {"piece": "rook", "square": "a8", "bits": 12, "magic": "0x00fffcddfced714a"}]}"#;
+        let r = TableReport::check(text, Path::new("t.json"), true).unwrap();
+        assert!(!r.is_valid());
+        assert_eq!(r.failures.len(), 1);
+        assert!(matches!(
+            r.failures[0].problem,
+            Problem::MaxIndex {
+                stated: 7,
+                got: 2047
+            }
+        ));
+        // Nothing past the entries is computed for a failing table.
+        assert!(r.usage.is_none() && r.per_square.is_empty());
+        assert!(r
+            .render_text()
+            .contains("max_index 7 in the file, verify gives 2047"));
+        let doc: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(doc["invalid_entries"], 1);
+        assert_eq!(doc["failures"][0]["problem"], "max_index");
+        assert_eq!(doc["slots"], serde_json::Value::Null);
+        // Not a table at all: an error, not a finding.
+        assert!(TableReport::check(b"[]", Path::new("x.json"), false).is_err());
+    }
+}
