@@ -66,11 +66,6 @@ pub struct PackArgs {
     /// Starting temperature of the annealing, in entries (lower it to refine a good table).
     #[arg(long, default_value_t = 100.0)]
     hot: f64,
-    /// After the annealing, interleave for this long (90s, 10m): move squares to any offset
-    /// inside an array a step smaller, overlaps driven out, to find comb placements first-fit
-    /// misses.
-    #[arg(long)]
-    interleave: Option<String>,
     /// Hunt, for this long, new magics for the squares at the top of the array that fit the
     /// holes below (10m, 8h); the table is saved to `--out` whenever it shrinks.
     #[arg(long)]
@@ -98,8 +93,7 @@ struct Source {
 pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     let time = args.time.as_deref().map(parse_duration).transpose()?;
     let hunt = args.hunt.as_deref().map(parse_duration).transpose()?;
-    let interleave = args.interleave.as_deref().map(parse_duration).transpose()?;
-    if [time, hunt, interleave].contains(&Some(Duration::ZERO)) {
+    if [time, hunt].contains(&Some(Duration::ZERO)) {
         bail!("invalid duration '0s' (expected more than zero)");
     }
     if args.hunt.is_some() && args.out.as_os_str() == "-" {
@@ -153,14 +147,13 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         seed: args.seed,
         hot: args.hot,
         cold: 1.0,
-        interleave,
     };
     let patterns: Vec<Vec<Pattern>> = src
         .groups
         .iter()
         .map(|g| g.iter().map(Pattern::of).collect())
         .collect();
-    let describe = |steps: u64, moves: u64, hunted: Option<&str>, cpu: f64| {
+    let describe = |steps: u64, hunted: Option<&str>, cpu: f64| {
         let mut m = BTreeMap::new();
         m.insert(
             "about".to_string(),
@@ -176,12 +169,6 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
             args.hot,
             args.seed
         );
-        if let Some(t) = interleave {
-            algorithm.push_str(&format!(
-                "; then interleaving for {} ({moves} moves at sizes a step below the best)",
-                format_duration(t)
-            ));
-        }
         if let Some(note) = &pool_note {
             algorithm.push_str(&format!("; {note}"));
         }
@@ -220,7 +207,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         }
         last_save = Instant::now();
         let mut t = table_of(p);
-        t.meta = describe(p.steps, p.moves, None, cpu());
+        t.meta = describe(p.steps, None, cpu());
         let result = t
             .check()
             .map_err(anyhow::Error::from)
@@ -243,7 +230,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     let mut fill = table.check()?;
     let chosen: Vec<Entry> = table.entries.iter().map(|p| p.entry.clone()).collect();
     crate::say!(
-        "magichunt: {} squares from {}: fancy {} entries, tight {}; packed {} by {}, {} after {} annealing steps{} ({} slots used), {}",
+        "magichunt: {} squares from {}: fancy {} entries, tight {}; packed {} by {}, {} after {} annealing steps ({} slots used), {}",
         chosen.len(),
         src.name,
         per_square_size(Layout::Fancy, &chosen),
@@ -252,18 +239,13 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
         if src.start.is_some() { "the starting table" } else { "first-fit decreasing" },
         fill.size,
         packing.steps,
-        if interleave.is_some() {
-            format!(" and {} interleaving moves", packing.moves)
-        } else {
-            String::new()
-        },
         fill.used,
         format_duration(t0.elapsed())
     );
-    table.meta = describe(packing.steps, packing.moves, None, cpu());
+    table.meta = describe(packing.steps, None, cpu());
     write(&args.out, &table.to_json(&fill))?;
     if let Some(limit) = hunt {
-        let describe_hunt = |h: &str, c: f64| describe(packing.steps, packing.moves, Some(h), c);
+        let describe_hunt = |h: &str, c: f64| describe(packing.steps, Some(h), c);
         (_, fill) = refit_hunt(args, &table, limit, threads, &stop, &describe_hunt, &cpu)?;
     }
     crate::say!(

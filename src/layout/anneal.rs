@@ -41,8 +41,6 @@ pub struct Plan {
     pub order: Vec<usize>,
     /// Per square, the position of its magic among its candidates.
     pub pick: Vec<usize>,
-    /// Per square, how far past its first fit it starts looking (0: first fit).
-    pub delay: Vec<u32>,
 }
 
 /// A decoded plan: where every square's lowest slot lies, and the array size.
@@ -83,8 +81,6 @@ pub struct AnnealOptions {
     pub hot: f64,
     /// Final temperature (entries).
     pub cold: f64,
-    /// Whether a step may also start a square's search past its first fit.
-    pub delays: bool,
 }
 
 impl Default for AnnealOptions {
@@ -95,7 +91,6 @@ impl Default for AnnealOptions {
             seed: 1,
             hot: 100.0,
             cold: 1.0,
-            delays: false,
         }
     }
 }
@@ -118,11 +113,9 @@ impl Decoder {
             let b = if n < keep {
                 prev[k]
             } else {
-                let mut b = self.occ.first_fit(&c.shape, c.lo, u64::MAX);
-                if plan.delay[k] > 0 {
-                    b = b.and_then(|b| self.occ.first_fit(&c.shape, b + plan.delay[k], u64::MAX));
-                }
-                b.expect("an unbounded array always fits")
+                self.occ
+                    .first_fit(&c.shape, c.lo, u64::MAX)
+                    .expect("an unbounded array always fits")
             };
             self.occ.place(&c.shape, b);
             self.base[k] = b;
@@ -157,7 +150,6 @@ pub fn widest_first(squares: &[Vec<Candidate>]) -> Plan {
     Plan {
         order,
         pick: vec![0; squares.len()],
-        delay: vec![0; squares.len()],
     }
 }
 
@@ -187,7 +179,6 @@ pub fn anneal(
         used: dec.occ.used(),
     };
     let choices = squares.iter().any(|c| c.len() > 1);
-    let delays = opts.delays;
     let clock = Instant::now();
     let mut cand = cur.clone();
     let mut steps = 0u64;
@@ -213,21 +204,9 @@ pub fn anneal(
         let temp = opts.hot * (opts.cold / opts.hot).powf(progress);
         cand.order.copy_from_slice(&cur.order);
         cand.pick.copy_from_slice(&cur.pick);
-        cand.delay.copy_from_slice(&cur.delay);
         let r = rng.next_u64();
         let i = (rng.next_u64() % n as u64) as usize;
-        let first = if delays && r % 10 == 9 {
-            // Start one square's search past its first fit by 1 to 4,096 slots (log-uniform),
-            // or back at its first fit.
-            let k = cand.order[i];
-            cand.delay[k] = if cand.delay[k] > 0 && r >> 8 & 1 == 0 {
-                0
-            } else {
-                let e = (r >> 16) % 12;
-                (1 << e) + ((r >> 24) % (1 << e)) as u32
-            };
-            i
-        } else if choices && r % 10 < 3 {
+        let first = if choices && r % 10 < 3 {
             let k = cand.order[i];
             let m = squares[k].len();
             if m < 2 {

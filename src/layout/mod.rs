@@ -6,16 +6,14 @@
 //!   a black one, whose lowest index is rarely 0);
 //! - **packed**: one array shared by every square of both pieces, each square at an offset
 //!   chosen so that its slots fall into slots no other square uses, or that hold the same
-//!   attack set ([`shared`] fills and checks such an array, [`pack`] chooses the offsets, by
-//!   first-fit orders [`anneal`]ed and, when asked, by [`interleave`]; [`packed`] reads and
-//!   writes packed tables).
+//!   attack set ([`shared`] fills and checks such an array, [`pack`] chooses the offsets,
+//!   [`packed`] reads and writes packed tables).
 //!
 //! Verify, store, compare and export see layouts only through this module; the index formula
 //! of each entry is its [`Formula`](crate::question::Formula), and a slot is always
 //! `offset + index_with(formula, occ, mask, magic, bits)`.
 
 pub mod anneal;
-pub mod interleave;
 pub mod occupancy;
 pub mod pack;
 pub mod packed;

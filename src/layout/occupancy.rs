@@ -69,18 +69,6 @@ impl Shape {
     pub fn used(&self) -> u32 {
         self.slots.len() as u32
     }
-
-    /// The indices written, lowest first.
-    #[must_use]
-    pub fn slots(&self) -> &[u32] {
-        &self.slots
-    }
-
-    /// The indices written, in the order that fails fast (spread over the span).
-    #[must_use]
-    pub fn probe(&self) -> &[u32] {
-        &self.probe
-    }
 }
 
 /// Taken slots of a shared array, as bits; grows as shapes are placed.

@@ -5,10 +5,6 @@
 //!    by slots used, and the smaller result kept.
 //! 2. **Annealing** ([`anneal`](super::anneal)): an order of the squares and a magic per
 //!    square, each order placed first-fit, improved by simulated annealing on the array size.
-//! 3. **Interleaving** ([`interleave`](super::interleave)), when asked for: the offsets
-//!    themselves, at a fixed size a step below the best, overlaps driven out square by square,
-//!    the size lowered whenever none is left. It finds the comb placements (a square not at
-//!    its lowest fit, its holes left to others) that no first-fit order gives.
 //!
 //! The size can never drop below the slots used; dense reduced-bit magics leave few holes to
 //! fill, few-slot magics from a pool leave many, and which of each square's magics to take is
@@ -18,7 +14,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::anneal::{anneal, decode, widest_first, AnnealOptions, Candidate, Placed, Plan};
-use super::interleave::{interleave, InterleaveOptions};
 use super::occupancy::Shape;
 use super::packed::{PackedEntry, PackedTable};
 use super::shared::{Fill, Pattern};
@@ -44,8 +39,6 @@ pub struct PackOptions {
     pub hot: f64,
     /// Final temperature, in entries.
     pub cold: f64,
-    /// After the annealing, interleave for this long (`None`: not at all).
-    pub interleave: Option<Duration>,
 }
 
 impl Default for PackOptions {
@@ -57,7 +50,6 @@ impl Default for PackOptions {
             seed: a.seed,
             hot: a.hot,
             cold: a.cold,
-            interleave: None,
         }
     }
 }
@@ -70,7 +62,6 @@ impl PackOptions {
             seed: self.seed,
             hot: self.hot,
             cold: self.cold,
-            delays: std::env::var_os("MH_DELAYS").is_some(),
         }
     }
 }
@@ -88,10 +79,8 @@ pub struct Packing {
     pub used: u64,
     /// The size first-fit decreasing reached, before improvement (or the starting size).
     pub first_size: u64,
-    /// Annealing steps done.
+    /// Improvement steps done.
     pub steps: u64,
-    /// Interleaving moves done.
-    pub moves: u64,
 }
 
 /// The candidates of one square: its patterns as shapes, with their lowest index.
@@ -154,8 +143,8 @@ pub fn pack(
 /// Packs squares that each offer several magics (`groups[k]`, best first): chooses a magic
 /// and an offset for every square. From `start` (picks and offsets that fit together; the
 /// result is never larger) when given, else from first-fit decreasing of every square's
-/// first magic; annealed within `opts` or until `stop` is set, then interleaved when `opts`
-/// asks for it. `on_better` gets every smaller packing found.
+/// first magic; annealed within `opts` or until `stop` is set. `on_better` gets every smaller
+/// packing found.
 ///
 /// # Panics
 /// If a square has no magic, or `start` has the wrong length or overlaps.
@@ -167,14 +156,13 @@ pub fn pack_choosing(
     on_better: &mut dyn FnMut(&Packing),
 ) -> Packing {
     let squares: Vec<Vec<Candidate>> = groups.iter().map(|g| candidates(g)).collect();
-    let packing = |p: &Placed, first_size: u64, steps: u64, moves: u64| Packing {
+    let packing = |p: &Placed, first_size: u64, steps: u64| Packing {
         offsets: p.offsets(&squares),
         picks: p.plan.pick.clone(),
         size: u64::from(p.size),
         used: p.used,
         first_size,
         steps,
-        moves,
     };
     // The start: the given table (its own offsets, which first-fit in offset order may not
     // reproduce), or first-fit decreasing.
@@ -194,7 +182,6 @@ pub fn pack_choosing(
             plan: Plan {
                 order,
                 pick: picks.clone(),
-                delay: vec![0; squares.len()],
             },
             base,
             size: occ.end(),
@@ -203,31 +190,17 @@ pub fn pack_choosing(
     });
     let first = given.clone().unwrap_or_else(|| ffd(&squares));
     let first_size = u64::from(first.size);
+    if opts.steps == 0 || squares.is_empty() {
+        return packing(&first, first_size, 0);
+    }
     let mut report = |p: &Placed| {
         if given.as_ref().is_none_or(|g| p.size < g.size) {
-            on_better(&packing(p, first_size, 0, 0));
+            on_better(&packing(p, first_size, 0));
         }
     };
-    let (mut best, mut steps) = (first, 0);
-    if opts.steps > 0 && !squares.is_empty() {
-        let (annealed, done) = anneal(&squares, &best.plan, &opts.anneal(), stop, &mut report);
-        steps = done;
-        if annealed.size < best.size {
-            best = annealed;
-        }
-    }
-    let mut moves = 0;
-    if let Some(time) = opts.interleave {
-        let iopts = InterleaveOptions {
-            moves: u64::MAX,
-            time: Some(time),
-            seed: opts.seed,
-            hot: std::env::var("MH_IHOT").ok().and_then(|v| v.parse().ok()).unwrap_or(2000.0),
-            ..InterleaveOptions::default()
-        };
-        (best, moves) = interleave(&squares, &best, &iopts, stop, &mut report);
-    }
-    packing(&best, first_size, steps, moves)
+    let (best, steps) = anneal(&squares, &first.plan, &opts.anneal(), stop, &mut report);
+    let best = if best.size < first.size { best } else { first };
+    packing(&best, first_size, steps)
 }
 
 /// The magics to pack from `store`: its best of `formula` per square, and for a square it
