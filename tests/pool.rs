@@ -198,6 +198,43 @@ fn the_shipped_smallest_table_verifies_whole_and_says_how_it_was_made() {
     );
 }
 
+/// A pool hunt given its own pool as `--starts` refuses (exit 2) and leaves the file as it was:
+/// the starts are an input the saved pool may not replace.
+#[test]
+fn a_pool_hunt_never_replaces_its_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool.json");
+    let hunt = |extra: &[&str]| {
+        let mut args = vec![
+            "hunt",
+            "--objective",
+            "slots",
+            "--piece",
+            "bishop",
+            "--square",
+            "a1",
+            "--pool",
+            s(&pool),
+            "--time",
+            "1s",
+            "--threads",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        magichunt(&args)
+    };
+    ok(&hunt(&[]));
+    let before = std::fs::read(&pool).unwrap();
+    let o = hunt(&["--starts", s(&pool)]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&pool).unwrap(), before, "the pool changed");
+}
+
 #[test]
 fn a_pool_hunt_never_replaces_a_store_or_a_packed_table() {
     let dir = tempfile::tempdir().unwrap();
