@@ -98,6 +98,10 @@ pub struct HuntArgs {
     /// pool can only grow).
     #[arg(long)]
     capacity: Option<usize>,
+    /// With `--objective slots`: a table whose magics (of the questions hunted) also start
+    /// descents, such as a published one; magics with their slot patterns are never taken.
+    #[arg(long)]
+    starts: Option<PathBuf>,
 }
 
 /// What `hunt` runs: the store hunt or the pool hunt.
@@ -113,10 +117,13 @@ impl TryFrom<&HuntArgs> for HuntPlan {
     type Error = anyhow::Error;
 
     fn try_from(a: &HuntArgs) -> anyhow::Result<HuntPlan> {
-        let pool_flags = a.pool.is_some() || a.gap.is_some() || a.capacity.is_some();
+        let pool_flags =
+            a.pool.is_some() || a.gap.is_some() || a.capacity.is_some() || a.starts.is_some();
         match a.objective {
             ObjectiveArg::Slots => {}
-            _ if pool_flags => bail!("--pool, --gap and --capacity go with --objective slots"),
+            _ if pool_flags => {
+                bail!("--pool, --gap, --capacity and --starts go with --objective slots")
+            }
             ObjectiveArg::Tight if a.bits.is_some() || a.preset.is_some() => {
                 bail!("--objective tight hunts at the store's bits: leave out --bits and --preset")
             }
@@ -162,6 +169,7 @@ impl TryFrom<&HuntArgs> for HuntPlan {
             pool,
             gap: a.gap,
             capacity: a.capacity,
+            starts: a.starts.clone(),
             quiet: a.quiet,
         }))
     }

@@ -10,21 +10,35 @@
 //! records' magics. A round starts when the previous one is done and depends only on it, so a
 //! seeded run bounded by `--tries` keeps the same magics every time; a resumed run continues
 //! past the streams its pool records.
+//!
+//! Every other round is a round of descents ([`descend`]): a task starts from one of the
+//! pool's best magics of its question (half the time, when it has any) or from a fresh valid
+//! magic of a draw family, and walks the magic's signed digits towards a smaller footprint,
+//! offering every magic it steps on. Measured on rook d6 at 12 bits: draws stop at 576
+//! slots, descents of 2 M candidates reach 512.
 
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::{Pool, Taken};
+use rand_xoshiro::rand_core::RngCore;
+
+use super::{shape_hash, Pool, Taken};
+use crate::attacks::Occupancies;
 use crate::error::TableError;
 use crate::interrupt::Stop;
 use crate::layout::Pattern;
 use crate::lock::{LockError, StoreLock};
 use crate::magic::Verified;
 use crate::question::Question;
-use crate::search::{pool_portfolio, round_family, search_within, task_rng, Bound, Scratchpad};
+use crate::search::descend::descend;
+use crate::search::{
+    pool_portfolio, round_family, search_within, task_rng, Bound, Family, Scratchpad,
+};
 use crate::table::wire::MethodWire;
-use crate::table::Entry;
+use crate::table::{Entry, Table};
 use crate::timefmt::{format_duration, now_rfc3339};
 
 /// Candidates per task.
@@ -52,6 +66,9 @@ pub struct PoolHuntConfig {
     pub gap: Option<u32>,
     /// The capacity of a new pool, or a larger one for an existing pool.
     pub capacity: Option<usize>,
+    /// A table whose magics of the questions hunted also start descents; magics with their
+    /// slot patterns are never taken (what the pool gets is new).
+    pub starts: Option<PathBuf>,
     /// Plain lines instead of a redrawn status line.
     pub quiet: bool,
 }
@@ -108,6 +125,8 @@ struct Task {
     round: u64,
     bound: Bound,
     bases: Vec<u64>,
+    /// Starting magics from `--starts` (never taken themselves, nor their patterns).
+    starts: Vec<u64>,
 }
 
 /// A task's result.
@@ -155,6 +174,46 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
             source,
         })
     };
+    let starts: Vec<Vec<u64>> = match &cfg.starts {
+        None => vec![Vec::new(); cfg.questions.len()],
+        Some(path) => {
+            let table = Table::read(path)?;
+            cfg.questions
+                .iter()
+                .map(|&q| {
+                    table
+                        .entries
+                        .iter()
+                        .filter(|e| e.question() == q)
+                        .map(|e| e.magic)
+                        .collect()
+                })
+                .collect()
+        }
+    };
+    // What a run with starts never takes, from any family: a start's slot pattern.
+    let start_shapes: Vec<HashSet<u64>> = cfg
+        .questions
+        .iter()
+        .zip(&starts)
+        .map(|(q, magics)| {
+            let occ = Occupancies::new(q.target);
+            magics
+                .iter()
+                .filter_map(|&m| Pattern::from_pairs(&occ, q.formula, q.bits, m))
+                .map(|p| shape_hash(&p))
+                .collect()
+        })
+        .collect();
+    if let Some(path) = &cfg.starts {
+        let n: usize = starts.iter().map(Vec::len).sum();
+        crate::say!(
+            "magichunt: {} start{} from {} for the descents",
+            n,
+            if n == 1 { "" } else { "s" },
+            path.display()
+        );
+    }
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     let before: Vec<_> = cfg
         .questions
@@ -210,6 +269,7 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
                     .take(16)
                     .map(|m| m.entry.magic)
                     .collect(),
+                starts: starts[k].clone(),
             })
             .collect();
         if tasks.is_empty() {
@@ -218,9 +278,14 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
         for (index, task) in tasks.iter().enumerate() {
             let (tx, stop, task, seed) = (tx.clone(), stop.clone(), task.clone(), cfg.seed);
             let (capacity, gap) = (pool.capacity, pool.gap);
+            let slice = if task.round % 2 == 1 {
+                4 * SLICE
+            } else {
+                SLICE
+            };
             let n = cfg
                 .tries
-                .map_or(SLICE, |t| SLICE.min(t - tried_per[task.k]));
+                .map_or(slice, |t| slice.min(t - tried_per[task.k]));
             workers.spawn(move || {
                 let t0 = Instant::now();
                 let (finds, tried) = run_task(&task, seed, n, capacity, gap, &stop);
@@ -242,6 +307,9 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
                 tried = tried.saturating_add(m.tried);
                 pool.add_effort(q, &run_id, m.tried, m.seconds);
                 for (v, pattern, family) in m.finds {
+                    if start_shapes[k].contains(&shape_hash(&pattern)) {
+                        continue;
+                    }
                     let entry = Entry::from_verified(
                         &v,
                         Some(now_rfc3339()),
@@ -299,10 +367,13 @@ fn run_task(
     gap: u32,
     stop: &Stop,
 ) -> (Vec<(Verified, Pattern, &'static str)>, u64) {
+    if task.round % 2 == 1 {
+        return descend_task(task, seed, n, capacity, gap, stop);
+    }
     let q = task.question;
     let mut pad = Scratchpad::with_formula(q.target, q.bits, q.formula);
     let families = pool_portfolio(q.target, q.bits, &task.bases);
-    let family = round_family(&families, task.round);
+    let family = round_family(&families, task.round / 2);
     let mut rng = task_rng(seed, q.target, q.bits, task.stream);
     let mut finds: Vec<(u32, Verified, Pattern)> = Vec::new();
     let mut bound = task.bound;
@@ -332,6 +403,115 @@ fn run_task(
     }
     let name = family.name();
     let finds = finds.into_iter().map(|(_, v, p)| (v, p, name)).collect();
+    (finds, tried)
+}
+
+/// Families whose draws start the descents that do not start from the pool: the shapes of
+/// the records' few-slot magics.
+const DESCENT_STARTS: [Family; 4] = [
+    Family::NegSparse,
+    Family::TwoCluster,
+    Family::Signed,
+    Family::Block,
+];
+
+/// A descent task: from one of the pool's best magics or a fresh one, [`descend`] for `n`
+/// candidates in four stages, towards a smaller footprint at `gap / 64`, `gap / 16`,
+/// `gap / 4`, then `gap` (a magic with few slots in a few dense clusters has small holes
+/// inside each cluster and wide ones between them: the small gaps first teach the walk to
+/// gather its slots, the wide ones to close the clusters up). Returns the best `capacity`
+/// distinct patterns stepped on, by footprint at `gap`, within the task's bound.
+fn descend_task(
+    task: &Task,
+    seed: u64,
+    n: u64,
+    capacity: usize,
+    gap: u32,
+    stop: &Stop,
+) -> (Vec<(Verified, Pattern, &'static str)>, u64) {
+    let q = task.question;
+    let mut pad = Scratchpad::with_formula(q.target, q.bits, q.formula);
+    let mut rng = task_rng(seed, q.target, q.bits, task.stream);
+    let mut tried = 0;
+    let mut shapes = HashSet::new();
+    for &m in &task.starts {
+        if let Some(p) = Pattern::from_pairs(pad.pairs(), q.formula, q.bits, m) {
+            shapes.insert(shape_hash(&p));
+        }
+    }
+    let from_starts = !task.starts.is_empty() && rng.next_u64().is_multiple_of(2);
+    let from_pool = from_starts || (!task.bases.is_empty() && rng.next_u64().is_multiple_of(2));
+    let mut cur = if from_starts {
+        task.starts[(rng.next_u64() % task.starts.len() as u64) as usize]
+    } else if from_pool {
+        task.bases[(rng.next_u64() % task.bases.len() as u64) as usize]
+    } else {
+        let family = &DESCENT_STARTS[(task.round / 2 % DESCENT_STARTS.len() as u64) as usize];
+        let batch = search_within(&mut pad, family, &mut rng, n, stop.flag(), Bound::Valid);
+        tried += batch.tried;
+        match batch.found {
+            Some(v) => v.magic,
+            None => return (Vec::new(), tried),
+        }
+    };
+    let limit = match task.bound {
+        Bound::Slots(l) => l,
+        _ => u32::MAX,
+    };
+    let mut finds: Vec<(u32, Verified, Pattern)> = Vec::new();
+    let stages = [gap / 64, gap / 16, gap / 4, gap];
+    for (k, &stage) in stages.iter().enumerate() {
+        if from_pool && k < 3 {
+            // A pool magic is already gathered: refine it at the pool's gap only.
+            continue;
+        }
+        let budget = if from_pool { n } else { n / 4 }.min(n.saturating_sub(tried));
+        // The score computes the pattern; the step that follows takes it.
+        let last: RefCell<Option<Pattern>> = RefCell::new(None);
+        let mut best = (u32::MAX, cur);
+        let mut score = |pad: &Scratchpad, v: &Verified| {
+            let p = Pattern::from_pairs(pad.pairs(), q.formula, q.bits, v.magic)
+                .expect("a verified magic has a pattern");
+            let f = p.footprint(stage);
+            *last.borrow_mut() = Some(p);
+            f
+        };
+        let mut on_step = |v: &Verified, s: u32| {
+            let p = last.borrow_mut().take().expect("scored before stepped");
+            if s < best.0 {
+                best = (s, v.magic);
+            }
+            let footprint = p.footprint(gap);
+            if footprint > limit || !shapes.insert(shape_hash(&p)) {
+                return;
+            }
+            if finds.len() == capacity && finds[capacity - 1].0 <= footprint {
+                return;
+            }
+            let at = finds.partition_point(|(f, _, _)| *f <= footprint);
+            finds.insert(at, (footprint, *v, p));
+            finds.truncate(capacity);
+        };
+        // A pool's or a table's magic is walked with a little slack: its equals often all
+        // share its slot pattern.
+        let slack = if from_pool && k == 3 { stage / 16 } else { 0 };
+        let d = descend(
+            &mut pad,
+            cur,
+            budget,
+            slack,
+            &mut rng,
+            stop.flag(),
+            &mut score,
+            &mut on_step,
+        );
+        tried += d.tried;
+        cur = best.1;
+    }
+    let finds = finds
+        .into_iter()
+        .map(|(_, v, p)| (v, p, "descend"))
+        .collect();
     (finds, tried)
 }
 

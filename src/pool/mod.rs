@@ -264,7 +264,7 @@ impl Pool {
 }
 
 /// FNV-1a over the indices of a pattern, moved so that the lowest is 0.
-fn shape_hash(p: &Pattern) -> u64 {
+pub(crate) fn shape_hash(p: &Pattern) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for i in p.shape() {
         for b in i.to_le_bytes() {

@@ -51,6 +51,11 @@ pub enum Family {
     /// sends every mask square to its own index bit: about ten times fewer tries than
     /// [`Family::Scatter`] on the popcount rooks, three times fewer on the bishops.
     Gather(Landing),
+    /// Three to eight signed powers of two, `±2^a ± 2^b ± ...`, anywhere in the period: sparse
+    /// in signed digits, as the few-slot fixed-shift records are (rook d6's
+    /// `0x001ffff01fc03000` is `2^53 - 2^36 + 2^29 - 2^22 + 2^14 - 2^12`), though most of their
+    /// bits are set. The starting points of the pools' descents.
+    Signed,
     /// Magics of nearby squares (already shifted onto this square, see
     /// [`neighbour_bases`](super::neighbour_bases)) with one to four bits flipped.
     Mutate {
@@ -61,7 +66,7 @@ pub enum Family {
 
 impl Family {
     /// Every family that needs no data, in a fixed order (what [`FromStr`] accepts).
-    pub const ALL: [Family; 8] = [
+    pub const ALL: [Family; 9] = [
         Family::Sparse,
         Family::Scatter,
         Family::Uniform,
@@ -70,6 +75,7 @@ impl Family {
         Family::TwoCluster,
         Family::Block,
         Family::Split,
+        Family::Signed,
     ];
 
     /// The family's name as written in stores and on the command line.
@@ -84,6 +90,7 @@ impl Family {
             Family::TwoCluster => "twocluster",
             Family::Block => "block",
             Family::Split => "split",
+            Family::Signed => "signed",
             Family::Gather(_) => "gather",
             Family::Mutate { .. } => "mutate",
         }
@@ -118,6 +125,7 @@ impl Family {
             Family::TwoCluster => user.with(move |r| two_cluster(r, period) & keep),
             Family::Block => user.with(move |r| block(r, period) & keep),
             Family::Split => user.with(move |r| split(r) & keep),
+            Family::Signed => user.with(move |r| signed(r, period) & keep),
             Family::Gather(landing) => user.with(move |r| gather(r, landing) & keep),
             Family::Mutate { bases } => user.with(move |r| mutate(r, bases, period) & keep),
         }
@@ -221,6 +229,29 @@ pub(crate) fn split(rng: &mut Xoshiro256PlusPlus) -> u64 {
     let side = if r >> 20 & 1 == 0 { low } else { !low };
     let u = rng.next_u64();
     (u & side) | (sparse(rng) & !side)
+}
+
+/// Three to eight terms `±2^k`, `k` uniform below `period`.
+#[inline(always)]
+pub(crate) fn signed(rng: &mut Xoshiro256PlusPlus, period: u32) -> u64 {
+    let r = rng.next_u64();
+    let p = u64::from(period.clamp(1, 64));
+    let terms = 3 + below(r, 6);
+    let mut pos = rng.next_u64();
+    let mut m = 0u64;
+    for t in 0..terms {
+        if t == 4 {
+            pos = rng.next_u64();
+        }
+        let k = below(pos, p);
+        pos >>= 16;
+        m = if r >> (32 + t) & 1 == 0 {
+            m.wrapping_add(1 << k)
+        } else {
+            m.wrapping_sub(1 << k)
+        };
+    }
+    m
 }
 
 /// Where [`Family::Gather`] sends a target's mask squares, for one number of index bits.

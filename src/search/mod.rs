@@ -6,6 +6,7 @@
 //! where it pays (decided per target by [`prefilter`]).
 
 pub mod candidates;
+pub mod descend;
 mod fill;
 mod portfolio;
 pub mod scratch;
