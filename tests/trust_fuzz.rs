@@ -20,8 +20,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::process::Command;
 
-use magichunt::exhaust::residue::{Residue, Search, TaskResult};
-use magichunt::exhaust::shard::Shard;
+use magichunt::exhaust::campaign::residue::{Residue, Search, TaskResult};
+use magichunt::exhaust::campaign::shard::Shard;
 use magichunt::exhaust::{Plan, Searcher};
 use magichunt::store::Store;
 use magichunt::table::{Provenance, Table};

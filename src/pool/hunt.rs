@@ -21,6 +21,7 @@ use crate::interrupt::Stop;
 use crate::layout::Pattern;
 use crate::lock::{LockError, StoreLock};
 use crate::magic::Verified;
+use crate::progress::Progress;
 use crate::question::Question;
 use crate::search::{pool_portfolio, round_family, search_within, task_rng, Bound, Scratchpad};
 use crate::table::wire::MethodWire;
@@ -32,6 +33,9 @@ pub const SLICE: u64 = 1 << 18;
 
 /// Checkpoint at least this often.
 const CHECKPOINT: Duration = Duration::from_secs(30);
+
+/// The status goes to the caller about this often.
+const STATUS: Duration = Duration::from_secs(1);
 
 /// A validated pool hunt.
 #[derive(Clone, Debug)]
@@ -52,8 +56,6 @@ pub struct PoolHuntConfig {
     pub gap: Option<u32>,
     /// The capacity of a new pool, or a larger one for an existing pool.
     pub capacity: Option<usize>,
-    /// Plain lines instead of a redrawn status line.
-    pub quiet: bool,
 }
 
 /// Why a pool hunt could not run or save.
@@ -119,21 +121,26 @@ struct Msg {
 }
 
 /// Runs a pool hunt until `--time` or `--tries` runs out or `stop` is set: takes the pool's
-/// lock, loads it (every magic verified), hunts, checkpoints, saves.
+/// lock, loads it (every magic verified), hunts, checkpoints, saves; notes and a status line
+/// (about once a second) go to `progress`.
 ///
 /// # Errors
 /// [`PoolHuntError`]: the pool is in use or refused (the file untouched), or a save failed.
-pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntError> {
+pub fn run(
+    cfg: &PoolHuntConfig,
+    stop: &Stop,
+    progress: &mut dyn Progress,
+) -> Result<PoolSummary, PoolHuntError> {
     let start = Instant::now();
     let lock = StoreLock::acquire(&cfg.pool)?;
     let real = lock.store().to_path_buf();
     let mut pool = if real.exists() {
         Pool::read(&real)?
     } else {
-        crate::say!(
+        progress.note(&format!(
             "magichunt: no pool at {}: starting a new one there",
             cfg.pool.display()
-        );
+        ));
         Pool::new(
             cfg.gap.unwrap_or(super::DEFAULT_GAP),
             cfg.capacity.unwrap_or(super::DEFAULT_CAPACITY),
@@ -161,7 +168,7 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
         .iter()
         .map(|&q| (q, pool.members(q).first().map(|m| (m.footprint, m.slots))))
         .collect();
-    crate::say!(
+    progress.note(&format!(
         "magichunt: hunting few-slot magics for {} question{} on {} threads, seed {} (--seed {} reproduces it), pool {} ({} magics, gap {}, {} per question)",
         cfg.questions.len(),
         if cfg.questions.len() == 1 { "" } else { "s" },
@@ -172,7 +179,7 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
         pool.len(),
         pool.gap,
         pool.capacity
-    );
+    ));
     // Resume: every question starts past the streams its pool records.
     let mut streams: Vec<u64> = cfg
         .questions
@@ -263,21 +270,14 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
                 save(&pool)?;
                 last_save = Instant::now();
             }
-            if last_line.elapsed() >= Duration::from_secs(if cfg.quiet { 60 } else { 2 }) {
-                let line = status(&pool, cfg, start, tried, added);
-                if cfg.quiet {
-                    crate::say!("{line}");
-                } else {
-                    crate::say_inline!("\r{line}\x1b[K");
-                }
+            if last_line.elapsed() >= STATUS {
+                progress.status(&[status(&pool, cfg, start, tried, added)]);
                 last_line = Instant::now();
             }
         }
     }
     save(&pool)?;
-    if !cfg.quiet {
-        crate::say_inline!("\r\x1b[K");
-    }
+    progress.finish();
     drop(lock);
     Ok(PoolSummary {
         added,

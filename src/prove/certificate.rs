@@ -15,7 +15,7 @@ use flate2::read::GzDecoder;
 
 use super::lrat::{self, Checked};
 use super::{cnf_of, cube, io_err, sha256, ProveError};
-use crate::exhaust::shard::Shard;
+use crate::exhaust::campaign::shard::Shard;
 use crate::output::{self, Writes};
 use crate::question::{Formula, Question};
 use crate::store::Store;
