@@ -17,6 +17,20 @@ use std::path::{Path, PathBuf};
 /// # Errors
 /// Any I/O error; the temporary file is removed and `path` is left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |f| f.write_all(bytes))
+}
+
+/// [`write_atomic`] with the new content written by `fill` into the temporary file (a large
+/// file copied in pieces rather than held in memory); an error from `fill` leaves `path` as
+/// it was.
+///
+/// # Errors
+/// Any I/O error, `fill`'s included; the temporary file is removed and `path` is left as it
+/// was.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = folder(path);
     let name = path
         .file_name()
@@ -25,7 +39,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let old = fs::metadata(path).ok();
     let result = (|| {
         let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
+        fill(&mut f)?;
         if let Some(old) = &old {
             keep_owner_and_mode(&f, old);
         }

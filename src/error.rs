@@ -40,6 +40,9 @@ pub enum TableError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The file is not a regular file, or cannot be opened.
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
     /// The file is not JSON of the table format.
     #[error("{path}: not a magic table: {message}")]
     Syntax {

@@ -100,6 +100,7 @@ pub mod error;
 pub mod exhaust;
 pub mod export;
 pub mod hunt;
+pub mod input;
 pub mod interrupt;
 pub mod layout;
 pub mod locate;

@@ -63,7 +63,7 @@ pub enum LocateError {
     },
     /// The shipped store could not be read to start the user's store.
     #[error("reading {SHIPPED_STORE}")]
-    ReadShipped(#[source] std::io::Error),
+    ReadShipped(#[source] crate::input::InputError),
     /// The folder of a new store could not be created.
     #[error("cannot create the folder of {path}")]
     Folder {
@@ -89,7 +89,8 @@ pub enum LocateError {
 #[must_use]
 pub fn in_checkout() -> bool {
     Path::new(SHIPPED_STORE).is_file()
-        && std::fs::read_to_string("Cargo.toml").is_ok_and(|t| names_magichunt(&t))
+        && crate::input::read(Path::new("Cargo.toml"), crate::input::Kind::Other, 1 << 20)
+            .is_ok_and(|t| names_magichunt(&String::from_utf8_lossy(&t)))
 }
 
 /// Whether a `Cargo.toml` text names the package `magichunt`.
@@ -190,12 +191,15 @@ impl Reading {
     /// [`LocateError::Load`]: the file does not load.
     pub fn load(&self) -> Result<Cow<'static, Store>, LocateError> {
         match self {
-            Reading::File(p) => Ok(Cow::Owned(Store::load(p).map_err(|source| {
-                LocateError::Load {
+            Reading::File(p) => {
+                let store = Store::load(p).map_err(|source| LocateError::Load {
                     path: p.clone(),
                     source,
-                }
-            })?)),
+                })?;
+                // Its certificates are what its proofs stand on: no output replaces them.
+                crate::prove::certificate::note_inputs(&store, p);
+                Ok(Cow::Owned(store))
+            }
             Reading::BuiltIn => Ok(Cow::Borrowed(crate::shipped::store())),
         }
     }
@@ -262,7 +266,12 @@ pub fn start(store: &Path, progress: &mut dyn Progress) -> Result<(), LocateErro
         }
     };
     if in_checkout() {
-        let bytes = std::fs::read(SHIPPED_STORE).map_err(LocateError::ReadShipped)?;
+        let bytes = crate::input::read(
+            Path::new(SHIPPED_STORE),
+            crate::input::Kind::Other,
+            crate::input::MAX_TABLE_BYTES,
+        )
+        .map_err(LocateError::ReadShipped)?;
         output::write(store, &bytes, Writes::Store, &[]).map_err(start_err(SHIPPED_STORE))?;
         let git = if store == Path::new(DEFAULT_STORE) {
             "; git does not track it"

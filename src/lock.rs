@@ -10,6 +10,7 @@
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::atomic::remove_leftovers;
@@ -118,14 +119,30 @@ impl StoreLock {
         };
         let real = real_path(store).map_err(io_err)?;
         let path = lock_path(&real);
+        let not_regular = |m: &fs::Metadata| {
+            io_err(io::Error::other(format!(
+                "the lock file {} is {}, not a regular file",
+                path.display(),
+                crate::input::describe(m)
+            )))
+        };
         for _ in 0..ATTEMPTS {
+            // A FIFO or a device there is refused before it is opened, and again once open.
+            if let Some(m) = fs::metadata(&path).ok().filter(|m| !m.is_file()) {
+                return Err(not_regular(&m));
+            }
             let file = OpenOptions::new()
                 .read(true)
                 .write(true)
                 .create(true)
                 .truncate(false)
+                .custom_flags(libc::O_NONBLOCK)
                 .open(&path)
                 .map_err(io_err)?;
+            let meta = file.metadata().map_err(io_err)?;
+            if !meta.is_file() {
+                return Err(not_regular(&meta));
+            }
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
@@ -195,9 +212,9 @@ fn names(path: &Path, file: &File) -> bool {
     }
 }
 
-fn read_pid(mut file: &File) -> Option<u32> {
+fn read_pid(file: &File) -> Option<u32> {
     let mut text = String::new();
-    file.read_to_string(&mut text).ok()?;
+    file.take(64).read_to_string(&mut text).ok()?;
     text.trim().parse().ok()
 }
 

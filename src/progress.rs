@@ -94,9 +94,27 @@ impl Progress for Lines {
     }
 }
 
+/// A count or rate for a status line: `1234567.0` as `1.23M` (`k`, `M`, `G`).
+#[must_use]
+pub fn human(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
+        x => format!("{x:.0}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn human_numbers() {
+        assert_eq!(human(1_234_567.0), "1.23M");
+        assert_eq!(human(950.0), "950");
+        assert_eq!(human(12_345.0), "12.3k");
+    }
 
     #[test]
     fn lines_are_due_once_per_interval() {

@@ -23,6 +23,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use crate::piece::Target;
+use crate::question::{Formula, Question};
 use crate::store::Store;
 use crate::table::{Proof, Table};
 
@@ -77,8 +79,56 @@ pub fn store() -> &'static Store {
             p.extra
                 .insert(PROVENANCE_FIELD.into(), Value::from(PROVENANCE));
         }
-        Store::from_table(table, NAME).unwrap_or_else(|e| panic!("the built-in store: {e}"))
+        let mut store =
+            Store::from_table(table, NAME).unwrap_or_else(|e| panic!("the built-in store: {e}"));
+        // Its proofs are this build's own: they may decide which work is done (not counted
+        // as checked: their certificates are not built in).
+        let own: Vec<_> = store.proofs().map(crate::table::Proof::question).collect();
+        for q in own {
+            store.set_built_in(q);
+        }
+        store
     })
+}
+
+/// Whether this build ships a proof that no magic answers `question` (the built-in table
+/// holds one at its bits or more): what makes a store's own proof of it this build's own.
+/// Read from the built-in text once, without verifying its entries (cheaper than [`store`]).
+#[must_use]
+pub fn ships_proof_of(question: Question) -> bool {
+    #[derive(serde::Deserialize)]
+    struct ProofOnly {
+        piece: String,
+        square: String,
+        bits: u32,
+        formula: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct ProofsOnly {
+        proofs: Vec<ProofOnly>,
+    }
+    static PROVEN: OnceLock<Vec<Question>> = OnceLock::new();
+    PROVEN
+        .get_or_init(|| {
+            let t: ProofsOnly =
+                serde_json::from_str(JSON).expect("the built-in store parses (tested)");
+            t.proofs
+                .iter()
+                .map(|p| Question {
+                    target: Target::new(
+                        p.piece.parse().expect("a built-in piece"),
+                        p.square.parse().expect("a built-in square"),
+                    ),
+                    bits: p.bits,
+                    formula: p
+                        .formula
+                        .as_deref()
+                        .map_or(Formula::Plain, |f| f.parse().expect("a built-in formula")),
+                })
+                .collect()
+        })
+        .iter()
+        .any(|q| q.rules_out(question))
 }
 
 /// Whether `store` is the built-in one (the very value [`store`] returns, not a copy).
@@ -169,5 +219,26 @@ mod tests {
         assert!(s.proofs().count() > 0);
         assert!(s.proofs().all(|p| provenance_of(p) == Some(PROVENANCE)));
         assert!(PROVENANCE.contains(env!("CARGO_PKG_VERSION")));
+    }
+
+    #[test]
+    fn the_proofs_this_build_ships_are_those_of_the_built_in_store() {
+        for t in Target::all() {
+            for formula in [Formula::Plain, Formula::Black] {
+                for bits in 1..=t.piece.max_bits() {
+                    let q = Question {
+                        target: t,
+                        bits,
+                        formula,
+                    };
+                    assert_eq!(ships_proof_of(q), store().proof_of(q).is_some(), "{q}");
+                }
+            }
+        }
+        // Each proof of the built-in store may decide work there.
+        let s = store();
+        assert!(s
+            .proofs()
+            .all(|p| s.proven_none_with(p.target, p.formula) >= Some(p.bits)));
     }
 }

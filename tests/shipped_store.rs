@@ -132,7 +132,9 @@ fn the_built_in_table_is_the_shipped_store() {
     assert_eq!(built_in.exhausts().count(), file.exhausts().count());
     assert_eq!(built_in.sats().count(), file.sats().count());
     for t in Target::all() {
-        assert_eq!(built_in.proven_none(t), file.proven_none(t), "{t}");
+        assert_eq!(built_in.claimed_none(t), file.claimed_none(t), "{t}");
+        // The built-in proofs are this build's own: they may decide which work is done.
+        assert_eq!(built_in.proven_none(t), built_in.claimed_none(t), "{t}");
     }
     assert!(built_in
         .proofs()

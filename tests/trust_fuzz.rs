@@ -14,15 +14,27 @@
 //! INPUT BASE --out BASE`): never a panic, the input never changed, the base changed only by
 //! a merge that succeeded, and then still counting nothing new. The test prints how many
 //! inputs it tried and how far they got.
+//!
+//! Issue 32 grows it to the other files a command reads: certificates and pools, mutated
+//! (numbers, lines, the gzip bytes), as bombs (a line of megabytes, ids leaping 2^24, a pool
+//! of blanks past the 256 MiB cap) and as what is not a regular file (a FIFO, a link to
+//! /dev/zero, a folder). In process nothing panics and the intact certificate still checks;
+//! through the binary, under a watchdog, nothing hangs, nothing takes more than a bounded
+//! memory, no input changes, and `merge` never copies a certificate that does not check.
 
 use std::fs;
+use std::io::{Read as _, Write as _};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use magichunt::exhaust::campaign::residue::{Residue, Search, TaskResult};
 use magichunt::exhaust::campaign::shard::Shard;
 use magichunt::exhaust::{Plan, Searcher};
+use magichunt::pool::Pool;
+use magichunt::prove::certificate::Named;
+use magichunt::question::{Formula, Question};
 use magichunt::store::Store;
 use magichunt::table::{Provenance, Table};
 use magichunt::trust::{self, Cache};
@@ -35,6 +47,8 @@ use serde_json::{json, Value};
 /// (with one in a few hundred of all).
 const INPUTS: usize = 10_000;
 const THROUGH_THE_BINARY: usize = 20;
+
+mod sandbox;
 
 fn target(p: Piece, s: &str) -> Target {
     Target::new(p, s.parse::<Square>().unwrap())
@@ -104,6 +118,12 @@ fn counted(store: &Store) -> Vec<Option<u32>> {
     Target::all()
         .map(|t| store.proven_none_counted(t))
         .collect()
+}
+
+/// The highest bit count impossible per square by the proofs that may decide which work is
+/// done (issue 32: checked here, shipped with this build, or published).
+fn steering(store: &Store) -> Vec<Option<u32>> {
+    Target::all().map(|t| store.proven_none(t)).collect()
 }
 
 /// Whether `got` counts nothing beyond `base`.
@@ -402,6 +422,14 @@ fn merge_and_records_under_random_mutation() {
     let mut cache = Cache::at(&cache_path);
     trust::vet(&mut base_store, d, &mut cache);
     let legit = counted(&base_store);
+    // What may decide work: the base's checked proofs, and what this build ships anyway (a
+    // mutant's proof that the built-in table holds too is this build's own).
+    let shipped = magichunt::shipped::store();
+    let steers: Vec<Option<u32>> = steering(&base_store)
+        .into_iter()
+        .zip(Target::all())
+        .map(|(b, t)| b.max(shipped.proven_none(t)))
+        .collect();
     let provenances: Vec<Provenance> = base_store
         .proofs()
         .map(|p| base_store.provenance(p))
@@ -433,7 +461,7 @@ fn merge_and_records_under_random_mutation() {
             // A mutant that claims more than the base: the case the checks are there for.
             let claims_more = within(
                 &Target::all()
-                    .map(|t| store.proven_none(t))
+                    .map(|t| store.claimed_none(t))
                     .collect::<Vec<_>>(),
                 &legit,
             )
@@ -442,6 +470,9 @@ fn merge_and_records_under_random_mutation() {
             trust::vet(&mut own, d, &mut cache);
             if let Some(i) = within(&counted(&own), &legit) {
                 panic!("the mutant alone counts a false proof on square {i}");
+            }
+            if let Some(i) = within(&steering(&own), &steers) {
+                panic!("the mutant alone steers work by a false proof on square {i}");
             }
             if trust::admit(&store, "mutant.json", d, &mut cache, accept_claimed).is_err() {
                 return (2, claims_more);
@@ -457,6 +488,9 @@ fn merge_and_records_under_random_mutation() {
             if let Some(i) = within(&counted(&into), &legit) {
                 panic!("the merged store counts a false proof on square {i}");
             }
+            if let Some(i) = within(&steering(&into), &steers) {
+                panic!("the merged store steers work by a false proof on square {i}");
+            }
             (4, claims_more)
         }));
         let Ok((stage, claims_more)) = outcome else {
@@ -470,7 +504,7 @@ fn merge_and_records_under_random_mutation() {
         // Through the binary: a spread of all inputs, and of those that got in.
         if n % (INPUTS / 10) == 0 || (stage == 4 && binary < THROUGH_THE_BINARY && n % 7 == 0) {
             binary += 1;
-            through_the_binary(d, &bytes, &base_path, &cache_path, &legit, n);
+            through_the_binary(d, &bytes, &base_path, &cache_path, (&legit, &steers), n);
         }
     }
     let [parsed, loaded, admitted, merged] = reached;
@@ -494,7 +528,7 @@ fn through_the_binary(
     bytes: &[u8],
     base: &Path,
     cache: &Path,
-    legit: &[Option<u32>],
+    (legit, steers): (&[Option<u32>], &[Option<u32>]),
     n: usize,
 ) {
     let input = d.join("mutant.json");
@@ -518,4 +552,395 @@ fn through_the_binary(
     let mut merged = Store::load(&out).unwrap();
     trust::vet(&mut merged, d, &mut Cache::at(cache));
     assert!(within(&counted(&merged), legit).is_none(), "{}", why());
+    assert!(within(&steering(&merged), steers).is_none(), "{}", why());
+}
+
+/// Certificates and pools tried in process (each a mutant, a bomb or a special file).
+const CERTIFICATES: usize = 600;
+const POOLS: usize = 1_500;
+
+/// Memory (KiB) no hostile input may make the binary hold, bombs included (a table's values
+/// are capped at about 256 MiB parsed).
+const MAX_KIB: u64 = 320 * 1024;
+
+/// A hung run fails after this long.
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+fn gzip_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+/// What one hostile file is.
+enum Hostile {
+    Bytes(Vec<u8>),
+    Fifo,
+    DevZero,
+    Folder,
+}
+
+/// Puts `what` at `path` (whatever was there before removed); `false` when a FIFO cannot be
+/// made here.
+fn place(path: &Path, what: &Hostile) -> bool {
+    if let Ok(m) = fs::symlink_metadata(path) {
+        if m.is_dir() {
+            fs::remove_dir_all(path).unwrap();
+        } else {
+            fs::remove_file(path).unwrap();
+        }
+    }
+    match what {
+        Hostile::Bytes(b) => fs::write(path, b).unwrap(),
+        Hostile::Fifo => return sandbox::mkfifo(path),
+        Hostile::DevZero => std::os::unix::fs::symlink("/dev/zero", path).unwrap(),
+        Hostile::Folder => fs::create_dir(path).unwrap(),
+    }
+    true
+}
+
+/// One random mutation of an LRAT proof's text.
+fn mutate_lrat(text: &[u8], rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
+    let mut lines: Vec<Vec<u8>> = text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    let i = pick(rng, lines.len());
+    match rng.next_u64() % 10 {
+        0 | 1 => {
+            // A number changed a little, or a lot.
+            let words: Vec<&[u8]> = lines[i].split(|&b| b == b' ').collect();
+            let k = pick(rng, words.len().max(1));
+            let new: Vec<Vec<u8>> = words
+                .iter()
+                .enumerate()
+                .map(|(j, w)| {
+                    match std::str::from_utf8(w)
+                        .ok()
+                        .and_then(|w| w.parse::<i64>().ok())
+                    {
+                        Some(v) if j == k => match rng.next_u64() % 4 {
+                            0 => (v + 1).to_string().into_bytes(),
+                            1 => (-v).to_string().into_bytes(),
+                            2 => (v - 1).to_string().into_bytes(),
+                            _ => (rng.next_u64() >> 1).to_string().into_bytes(),
+                        },
+                        _ => w.to_vec(),
+                    }
+                })
+                .collect();
+            lines[i] = new.join(&b' ');
+        }
+        2 => {
+            lines.remove(i);
+        }
+        3 => {
+            let l = lines[i].clone();
+            lines.insert(pick(rng, lines.len()), l);
+        }
+        4 => {
+            let j = pick(rng, lines.len());
+            lines.swap(i, j);
+        }
+        5 => {
+            // A line longer than any step needs (the cap is 1 MiB for this CNF).
+            let mut l = b"99999999 ".to_vec();
+            l.extend(b"1 ".repeat((1 << 19) + pick(rng, 1 << 20)));
+            l.extend(b"0 1 0");
+            lines.insert(i, l);
+        }
+        6 => {
+            // Ids leaping 2^24 at every step: once a slot per id, gigabytes of index.
+            let mut id = 1u64 << 40;
+            for _ in 0..(50 + pick(rng, 200)) {
+                id += 1 << 24;
+                lines.insert(i, format!("{id} 1 -1 0 1 0").into_bytes());
+            }
+        }
+        7 => {
+            let cut = pick(rng, text.len());
+            return text[..cut].to_vec();
+        }
+        8 => lines.insert(i, b"c a comment".to_vec()),
+        _ => lines[i].extend(b" \x00\xff junk"),
+    }
+    lines.join(&b'\n')
+}
+
+/// One random certificate: mostly a mutant of `good` (the LRAT text `text`), some bombs,
+/// some special files, some left intact (which must still check).
+fn hostile_certificate(
+    good: &[u8],
+    text: &[u8],
+    rng: &mut Xoshiro256PlusPlus,
+) -> (Hostile, &'static str) {
+    match rng.next_u64() % 20 {
+        0 => (Hostile::Bytes(good.to_vec()), "intact"),
+        1 => (Hostile::Fifo, "fifo"),
+        2 => (Hostile::DevZero, "dev-zero"),
+        3 => (Hostile::Folder, "folder"),
+        4 => {
+            // A bomb: one line of 8 to 40 MiB, unpacking from a few kilobytes.
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            gz.write_all(b"99999 ").unwrap();
+            let chunk = b"1 ".repeat(1 << 20);
+            for _ in 0..(4 + pick(rng, 16)) {
+                gz.write_all(&chunk).unwrap();
+            }
+            gz.write_all(b"0 1 0\n").unwrap();
+            (Hostile::Bytes(gz.finish().unwrap()), "bomb")
+        }
+        5 => {
+            let mut b = good.to_vec();
+            let i = pick(rng, b.len());
+            b[i] ^= 1 << (rng.next_u64() % 8);
+            (Hostile::Bytes(b), "gzip bit")
+        }
+        6 => {
+            let b = good[..pick(rng, good.len())].to_vec();
+            (Hostile::Bytes(b), "gzip cut")
+        }
+        7 => {
+            // Bytes after the gzip stream: another member, or junk.
+            let mut b = good.to_vec();
+            if rng.next_u64().is_multiple_of(2) {
+                b.extend(gzip_bytes(b"c more\n"));
+            } else {
+                b.extend(b"junk");
+            }
+            (Hostile::Bytes(b), "trailing")
+        }
+        _ => (Hostile::Bytes(gzip_bytes(&mutate_lrat(text, rng))), "lrat"),
+    }
+}
+
+#[test]
+fn certificates_and_pools_under_random_mutation() {
+    let env = sandbox::Env::new();
+    let d = env.dir.path();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
+
+    // Certificates: bishop b8 at 3 bits, named by a store of its own.
+    let good = fs::read(root.join("results/proofs/bishop-b8-3.lrat.gz")).unwrap();
+    let text = gunzip(&good);
+    let q = Question {
+        target: target(Piece::Bishop, "b8"),
+        bits: 3,
+        formula: Formula::Plain,
+    };
+    let cnf = magichunt::prove::cnf_of(q, magichunt::prove::cube(q, Shard::WHOLE).unwrap());
+    let named = Named {
+        question: q,
+        shard: Shard::WHOLE,
+        certificate: "proofs/bishop-b8-3.lrat.gz".into(),
+        cnf_sha256: magichunt::prove::sha256(&cnf),
+    };
+    let shipped: Value =
+        serde_json::from_str(&fs::read_to_string(root.join("results/best.json")).unwrap()).unwrap();
+    let b8 = |list: &str| -> Vec<Value> {
+        shipped[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["piece"] == "bishop" && x["square"] == "b8")
+            .cloned()
+            .collect()
+    };
+    sandbox::write_json(
+        &d.join("b8.json"),
+        &json!({"version": 1, "entries": b8("entries"), "proofs": b8("proofs"), "sat": b8("sat")}),
+    );
+    fs::create_dir_all(d.join("proofs")).unwrap();
+    fs::create_dir_all(d.join("elsewhere")).unwrap();
+    let cert = d.join(&named.certificate);
+    let (mut accepted, mut refused, mut binary) = (0, 0, 0);
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    for n in 0..CERTIFICATES {
+        let (what, kind) = hostile_certificate(&good, &text, &mut rng);
+        let first_few = {
+            let k = seen.entry(kind).or_default();
+            *k += 1;
+            *k <= 4
+        };
+        if !place(&cert, &what) {
+            continue;
+        }
+        let checked = catch_unwind(AssertUnwindSafe(|| {
+            trust::check_certificate(&named, d, &mut Cache::none(), false)
+        }));
+        let Ok(checked) = checked else {
+            panic!("certificate {n} ({kind}) panicked the checker");
+        };
+        match &checked {
+            Ok(_) => accepted += 1,
+            Err(_) => refused += 1,
+        }
+        if kind == "intact" {
+            assert!(checked.is_ok(), "the intact certificate: {checked:?}");
+        }
+        if matches!(kind, "fifo" | "dev-zero" | "folder" | "bomb") {
+            assert!(checked.is_err(), "{kind} accepted");
+        }
+        // Through the binary: the first few of each kind, and a spread of the rest.
+        if first_few || n % 40 == 0 {
+            binary += 1;
+            let _ = fs::remove_dir_all(d.join("elsewhere"));
+            fs::create_dir_all(d.join("elsewhere")).unwrap();
+            let w = env.mh_watched(&["merge", "b8.json", "--out", "elsewhere/out.json"], LIMIT);
+            let o = &w.output;
+            let why = || format!("certificate {n} ({kind}): {}", sandbox::text(o));
+            assert!(matches!(o.status.code(), Some(0 | 2)), "{}", why());
+            if let Some(kib) = w.peak_kib {
+                assert!(kib < MAX_KIB, "{kib} KiB: {}", why());
+            }
+            let copied = d.join("elsewhere").join(&named.certificate);
+            if o.status.code() == Some(0) {
+                // What merge copied is a certificate that checks.
+                let ok = trust::check_certificate(
+                    &named,
+                    &d.join("elsewhere"),
+                    &mut Cache::none(),
+                    false,
+                );
+                assert!(
+                    ok.is_ok(),
+                    "merge copied a broken certificate: {ok:?}: {}",
+                    why()
+                );
+            } else {
+                assert!(!copied.exists(), "{}", why());
+            }
+            if let Hostile::Bytes(b) = &what {
+                assert_eq!(&fs::read(&cert).unwrap(), b, "the input changed: {}", why());
+            }
+        }
+    }
+    place(&cert, &Hostile::Bytes(good.clone()));
+
+    // Pools: a small one, from the shipped pool, mutated as the stores are.
+    seen.clear();
+    let full = Pool::read(&root.join("results/pool-plain.json.gz")).unwrap();
+    let mut table = full.to_table();
+    table.entries.truncate(24);
+    let base: Value = serde_json::from_str(&table.to_json()).unwrap();
+    fs::write(d.join("base-pool.json"), table.to_json()).unwrap();
+    assert!(
+        Pool::read(&d.join("base-pool.json")).is_ok(),
+        "the base pool reads"
+    );
+    fs::copy(root.join("results/best.json"), d.join("best.json")).unwrap();
+    let (mut read_ok, mut pool_binary) = (0, 0);
+    for n in 0..POOLS {
+        let gz = rng.next_u64().is_multiple_of(2);
+        let name = if gz { "pool.json.gz" } else { "pool.json" };
+        let path = d.join(name);
+        let (what, kind) = match rng.next_u64() % 60 {
+            0 => (Hostile::Fifo, "fifo"),
+            1 => (Hostile::DevZero, "dev-zero"),
+            2 => (Hostile::Folder, "folder"),
+            _ if n == 7 => {
+                // A bomb of blanks past the 256 MiB cap (one: it takes a second each time).
+                let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                let blanks = vec![b' '; 1 << 20];
+                for _ in 0..260 {
+                    g.write_all(&blanks).unwrap();
+                }
+                let _ = fs::remove_file(d.join("pool.json"));
+                (Hostile::Bytes(g.finish().unwrap()), "bomb")
+            }
+            _ if n == 8 => {
+                // A bomb of values under the size cap: 50 million zeros, 1.6 GB parsed.
+                let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                g.write_all(br#"{"version": 1, "kind": "pool", "entries": ["#)
+                    .unwrap();
+                let zeros = b"0,".repeat(1 << 20);
+                for _ in 0..50 {
+                    g.write_all(&zeros).unwrap();
+                }
+                g.write_all(b"0]}").unwrap();
+                let _ = fs::remove_file(d.join("pool.json"));
+                (Hostile::Bytes(g.finish().unwrap()), "bomb")
+            }
+            _ => {
+                let mut v = base.clone();
+                for _ in 0..=(rng.next_u64() % 3) {
+                    mutate(&mut v, &mut rng, &base);
+                }
+                let b = bytes_of(&v, &mut rng);
+                (
+                    Hostile::Bytes(if gz { gzip_bytes(&b) } else { b }),
+                    "mutant",
+                )
+            }
+        };
+        let path = if kind == "bomb" {
+            d.join("pool.json.gz")
+        } else {
+            path
+        };
+        let first_few = {
+            let k = seen.entry(kind).or_default();
+            *k += 1;
+            *k <= 4
+        };
+        if !place(&path, &what) {
+            continue;
+        }
+        let read = catch_unwind(AssertUnwindSafe(|| Pool::read(&path)));
+        let Ok(read) = read else {
+            panic!("pool {n} ({kind}) panicked Pool::read");
+        };
+        if read.is_ok() {
+            read_ok += 1;
+        }
+        if matches!(kind, "fifo" | "dev-zero" | "folder" | "bomb") {
+            assert!(read.is_err(), "{kind} read as a pool");
+        }
+        if first_few || n % 60 == 0 {
+            pool_binary += 1;
+            let p = path.file_name().unwrap().to_str().unwrap().to_string();
+            for args in [
+                vec![
+                    "pack",
+                    "--store",
+                    "best.json",
+                    "--pool",
+                    &p,
+                    "--steps",
+                    "0",
+                    "--out",
+                    "packed.json",
+                ],
+                vec!["verify", "--file", &p],
+                vec!["merge", &p, "--out", "merged.json.gz"],
+            ] {
+                let w = env.mh_watched(&args, LIMIT);
+                let o = &w.output;
+                let why = || format!("pool {n} ({kind}) {args:?}: {}", sandbox::text(o));
+                assert!(matches!(o.status.code(), Some(0..=2)), "{}", why());
+                if let Some(kib) = w.peak_kib {
+                    assert!(kib < MAX_KIB, "{kib} KiB: {}", why());
+                }
+                if let Hostile::Bytes(b) = &what {
+                    assert_eq!(&fs::read(&path).unwrap(), b, "the input changed: {}", why());
+                }
+            }
+            let _ = fs::remove_file(d.join("merged.json.gz"));
+        }
+    }
+    println!(
+        "fuzz inputs: {CERTIFICATES} certificates ({accepted} checked, {refused} refused; {binary} through merge), {POOLS} pools ({read_ok} read; {pool_binary} through pack, verify and merge)"
+    );
+    assert!(
+        accepted > 0 && refused > CERTIFICATES / 2,
+        "{accepted} {refused}"
+    );
+    assert!(binary >= 30 && pool_binary >= 15, "{binary} {pool_binary}");
+    assert!(read_ok > POOLS / 50, "{read_ok}");
 }

@@ -128,6 +128,7 @@ pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
 /// The exit code of a part: 0 done, 1 out of time, 130 stopped.
 pub(super) fn part_outcome(outcome: &PartOutcome) -> Outcome {
     match outcome {
+        PartOutcome::Interrupted { .. } => Outcome::Interrupted,
         PartOutcome::Ran(r) if r.ending == Ending::Stopped => Outcome::Interrupted,
         PartOutcome::Ran(r) if r.ending == Ending::TimeUp => Outcome::Failure,
         _ => Outcome::Success,

@@ -90,8 +90,9 @@ pub fn compare(cfg: &CompareConfig, progress: &mut dyn Progress) -> Result<Repor
     let mut packed = Vec::new();
     for path in &cfg.packed {
         let name = path.display().to_string();
-        let table = PackedTable::from_table(&Table::read(path)?)
-            .map_err(|e| CompareError::Packed(format!("{name}: {e}")))?;
+        let table =
+            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
+                .map_err(|e| CompareError::Packed(format!("{name}: {e}")))?;
         let fill = table
             .check()
             .map_err(|e| CompareError::Packed(format!("{name}: {e}")))?;

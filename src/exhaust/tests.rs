@@ -337,9 +337,12 @@ fn the_high_order_matches_brute_force_on_shifted_bishop_masks() {
         for bits in 1..=9 {
             let want = brute_force(mask, &pairs, bits);
             let low = plain_all(&Plan::from_pairs(mask, &pairs, bits));
+            // The trimmed order at three of the splits: it shares the brute force, and
+            // the low-rook shapes below cover it at others.
             for (task_bits, order) in [0, 1, 5, 13, 22]
                 .into_iter()
-                .flat_map(|t| [(t, Order::High), (t, Order::Trim)])
+                .map(|t| (t, Order::High))
+                .chain([0, 5, 22].into_iter().map(|t| (t, Order::Trim)))
             {
                 let plan = Plan::from_pairs(mask, &pairs, bits)
                     .with_task_bits(task_bits)

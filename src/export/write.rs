@@ -215,7 +215,7 @@ fn packed_tables(path: &Path) -> Result<(Tables, Source), ExportFileError> {
             source: Box::new(e),
         }
     };
-    let table = Table::read(path)?;
+    let table = Table::read_as(path, crate::input::Kind::PackedTable)?;
     let packed = PackedTable::from_table(&table)
         .map_err(|e| refused("cannot export it as a packed table")(e.into()))?;
     let fill = packed

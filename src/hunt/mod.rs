@@ -178,6 +178,9 @@ pub fn run(
     // Load again under the lock: another process may have written it meanwhile.
     let new_store = !real.exists();
     let mut store = Store::load(real)?;
+    // Which of its proofs may decide what is hunted: those checked here, those this build
+    // ships; a proof only claimed is said in a note and hunted past.
+    crate::trust::vet_file(&mut store, real, &mut crate::trust::Cache::open());
     let the_plan = plan(&store)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
     if new_store {
@@ -278,7 +281,11 @@ pub fn run(
                     };
                     let entry = Entry::from_verified(&v, Some(now_rfc3339()), Some(method));
                     let old_bits = store.best_with(v.target, cfg.formula).map(|e| e.bits);
-                    if store.offer(entry.clone()) != Offer::Kept {
+                    let offered = store.offer(entry.clone());
+                    for r in store.take_refuted() {
+                        progress.note(&format!("magichunt: {r}"));
+                    }
+                    if offered != Offer::Kept {
                         let black = if v.formula == Formula::Black {
                             format!(" black, min index {}", v.min_index)
                         } else {
@@ -395,7 +402,7 @@ pub fn summary_text(s: &Summary) -> String {
         if s.interrupted { "interrupted" } else { "done" },
         format_duration(s.elapsed),
         s.tried,
-        progress::human(s.tried as f64 / secs),
+        crate::progress::human(s.tried as f64 / secs),
         s.improvements.len(),
         if s.improvements.is_empty() { "" } else { ":" }
     ));

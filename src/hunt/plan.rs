@@ -60,7 +60,8 @@ pub struct Goal {
     pub target: Target,
     /// Bits to hunt first.
     pub bits: u32,
-    /// Fewest bits worth trying: above any proof of none and at or above the lower bound.
+    /// Fewest bits worth trying: above any proof of none that may steer work, and at or above
+    /// the lower bound.
     pub floor: u32,
     /// Stop after the first find instead of stepping down.
     pub fixed: bool,
@@ -87,7 +88,9 @@ pub struct Plan {
 pub struct PlanError(pub String);
 
 /// Chooses the goals among `targets` for `select`, given the store and the proofs of none
-/// (the store's and the shipped published ones).
+/// that may steer work ([`Store::proven_none`]: the store's own once checked by
+/// [`crate::trust::vet`] or shipped with this build, and the published ones); a proof the
+/// store only claims is said in a note and decides nothing.
 ///
 /// # Errors
 /// A single target with explicit bits that are proven impossible or below the lower bound.
@@ -113,6 +116,7 @@ pub fn plan_for(
     }
     let mut plan = Plan::default();
     let (mut proven, mut solved, mut bottom) = (Vec::new(), Vec::new(), Vec::new());
+    let mut claimed = Vec::new();
     let open: Vec<Target> = OPEN
         .iter()
         .map(|(p, s)| Target::new(*p, s.parse().expect("valid square")))
@@ -160,6 +164,15 @@ pub fn plan_for(
             solved.push(target);
             continue;
         }
+        // A proof the store only claims would have stopped this hunt: it does not, but say so.
+        let claimed_floor = occ.lower_bound_bits().max(
+            store
+                .claimed_none_with(target, formula)
+                .map_or(1, |b| b + 1),
+        );
+        if bits < claimed_floor {
+            claimed.push(target);
+        }
         plan.goals.push(Goal {
             target,
             bits,
@@ -168,6 +181,12 @@ pub fn plan_for(
             first_stream: first_stream(store, target, bits, formula),
             limit: None,
         });
+    }
+    if !claimed.is_empty() {
+        plan.notes.push(format!(
+            "hunted although the store records a proof that none exists at those bits: only claimed, not checked here, so it decides nothing (`magichunt audit` checks it): {}",
+            list(&claimed)
+        ));
     }
     if !proven.is_empty() {
         plan.notes.push(format!(

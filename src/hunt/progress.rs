@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use crate::piece::Target;
+use crate::progress::human;
 use crate::timefmt::format_duration;
 
 /// Target lines shown at most; the others are counted on the overall line.
@@ -71,25 +72,4 @@ pub fn status_lines(o: &Overall, running: &[Line]) -> Vec<String> {
         )
     }));
     lines
-}
-
-/// `1234567.0` as `1.23M`.
-#[must_use]
-pub fn human(x: f64) -> String {
-    match x {
-        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
-        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
-        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
-        x => format!("{x:.0}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn human_numbers() {
-        assert_eq!(super::human(1_234_567.0), "1.23M");
-        assert_eq!(super::human(950.0), "950");
-        assert_eq!(super::human(12_345.0), "12.3k");
-    }
 }

@@ -3,7 +3,7 @@
 //! gzip-compressed when the name ends in `.gz`.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
 use flate2::read::GzDecoder;
@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use super::{Member, Pool};
 use crate::attacks::Occupancies;
 use crate::error::TableError;
+use crate::input::{self, Bounded, Kind, MAX_TABLE_BYTES};
 use crate::layout::Pattern;
 use crate::table::Table;
 
@@ -25,26 +26,52 @@ pub fn is_gz(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "gz")
 }
 
-/// The bytes of a file, gunzipped when its name ends in `.gz`.
+/// The JSON of a table file read as `kind` (gunzipped when its name ends in `.gz`), parsed
+/// as it is read (a regular file only, [`crate::input::open`]; at most [`MAX_TABLE_BYTES`]
+/// once unpacked, so a gzip bomb stops there) and written back compactly: no more memory
+/// than the JSON holds, whatever blanks surround it.
 ///
 /// # Errors
-/// [`TableError::Read`] when it cannot be read, [`TableError::Syntax`] when it is not gzip.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>, TableError> {
-    let raw = std::fs::read(path).map_err(|source| TableError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if !is_gz(path) {
-        return Ok(raw);
+/// [`TableError::Input`] when it cannot be read or is not a regular file,
+/// [`TableError::Syntax`] when it is not gzip, not JSON, or unpacks to more than the limit.
+pub fn read_json(path: &Path, kind: Kind) -> Result<Vec<u8>, TableError> {
+    let value: serde_json::Value =
+        serde_json::from_reader(input::JsonBounded::new(reader(path, kind)?, path)).map_err(
+            |e| TableError::Syntax {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            },
+        )?;
+    Ok(serde_json::to_vec(&value).expect("a JSON value serializes"))
+}
+
+/// The file at `path` as a reader, read as `kind`: gunzipped when its name ends in `.gz`,
+/// capped at [`MAX_TABLE_BYTES`] (unpacked).
+///
+/// # Errors
+/// [`TableError::Input`] when it cannot be opened or is not a regular file.
+pub fn reader(path: &Path, kind: Kind) -> Result<Box<dyn Read>, TableError> {
+    let file = input::open(path, kind)?;
+    Ok(if is_gz(path) {
+        Box::new(BufReader::new(Bounded::new(
+            NotGzip(GzDecoder::new(BufReader::new(file))),
+            MAX_TABLE_BYTES,
+            path,
+        )))
+    } else {
+        Box::new(BufReader::new(Bounded::new(file, MAX_TABLE_BYTES, path)))
+    })
+}
+
+/// A gzip decoder whose errors say that the data is not gzip.
+struct NotGzip<R>(GzDecoder<R>);
+
+impl<R: Read> Read for NotGzip<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0
+            .read(buf)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("not gzip data: {e}")))
     }
-    let mut out = Vec::new();
-    GzDecoder::new(raw.as_slice())
-        .read_to_end(&mut out)
-        .map_err(|e| TableError::Syntax {
-            path: path.to_path_buf(),
-            message: format!("not gzip data: {e}"),
-        })?;
-    Ok(out)
 }
 
 /// Whether a parsed table is a pool.
@@ -60,8 +87,7 @@ impl Pool {
     /// [`TableError`]: unreadable, not a pool, a magic that fails verification, figures that
     /// are not what verify gives.
     pub fn read(path: &Path) -> Result<Pool, TableError> {
-        let bytes = read_bytes(path)?;
-        let table = Table::parse(&bytes, path)?;
+        let table = Table::from_reader(reader(path, Kind::Pool)?, path)?;
         Pool::from_table(table, path)
     }
 
@@ -184,15 +210,15 @@ impl Pool {
             let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
             gz.write_all(text.as_bytes())
                 .and_then(|()| gz.finish())
-                .map_err(|source| crate::output::OutputError::Write {
+                .map_err(|error| crate::output::OutputError::Write {
                     path: path.to_path_buf(),
-                    source,
+                    error,
                 })?
         } else {
             text.into_bytes()
         };
-        // Through the output guard: a pool may replace a pool (or a store-like table, which
-        // reading it as a pool refuses first), never a packed table.
-        crate::output::write(path, &bytes, crate::output::Writes::Store, &[]).map(|_| ())
+        // Through the output guard: a pool may replace a pool (the one it read, say), never a
+        // store or a packed table.
+        crate::output::write(path, &bytes, crate::output::Writes::Pool, &[]).map(|_| ())
     }
 }

@@ -348,7 +348,7 @@ fn status(pool: &Pool, cfg: &PoolHuntConfig, start: Instant, tried: u64, added: 
     format!(
         "magichunt: {}: {} candidates, {} magics taken, pool {} magics; best of the {held} questions held: footprint {fp}, slots {slots}",
         format_duration(start.elapsed()),
-        crate::hunt::progress::human(tried as f64),
+        crate::progress::human(tried as f64),
         added,
         pool.len()
     )

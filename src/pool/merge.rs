@@ -3,11 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use super::file::{read_bytes, KIND};
+use super::file::{reader, KIND};
 use super::Pool;
 use crate::error::TableError;
+use crate::input::Kind;
 use crate::lock::{real_path, LockError, StoreLock};
 use crate::progress::Progress;
 
@@ -71,14 +70,19 @@ impl PoolsMerged {
     }
 }
 
-/// Whether `path` holds a pool file (`"kind": "pool"`, gzip-compressed or not). A file that
-/// cannot be read or parsed is not a pool here: the store merge reports it.
+/// Whether `path` holds a pool file (`"kind": "pool"`, gzip-compressed or not), read
+/// streaming. A file that cannot be read or parsed is not a pool here: the store merge
+/// reports it.
 #[must_use]
 pub fn is_pool_file(path: &Path) -> bool {
-    read_bytes(path)
+    #[derive(serde::Deserialize)]
+    struct KindOnly {
+        kind: Option<String>,
+    }
+    reader(path, Kind::Probe)
         .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .is_some_and(|v| v.get("kind").and_then(Value::as_str) == Some(KIND))
+        .and_then(|r| serde_json::from_reader::<_, KindOnly>(r).ok())
+        .is_some_and(|k| k.kind.as_deref() == Some(KIND))
 }
 
 /// Merges the pools `inputs` (and an existing `out` that is not among them, first, said to

@@ -221,6 +221,11 @@ pub fn pack(
         Some(path) => Some(add_pool(&mut src, path, cfg, progress)?),
         None => None,
     };
+    // Again, now that every input is read: never the pool, the store or a certificate it
+    // reads (the packed table it resumes, it may replace).
+    if let Some(out) = &cfg.out {
+        output::check(out, Writes::PackedTable, &[])?;
+    }
     let t0 = Instant::now();
     let cpu0 = process_cpu_seconds();
     let cpu = move || {
@@ -392,7 +397,9 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
             path: path.clone(),
             source,
         };
-        let table = PackedTable::from_table(&Table::read(path)?).map_err(from_err)?;
+        let table =
+            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
+                .map_err(from_err)?;
         table
             .fill()
             .map_err(|o| PackError::Overlap(format!("{}: {o}", path.display())))?;

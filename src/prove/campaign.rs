@@ -6,7 +6,7 @@ use crate::attacks::relevant_mask;
 use crate::piece::{Piece, Target};
 use crate::published;
 use crate::question::{Formula, Question};
-use crate::store::{optimal_if_claims_hold, Store};
+use crate::store::{optimal_for_work, Store};
 
 /// How hard a campaign question is expected to be, in the order the campaign takes them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -50,8 +50,10 @@ impl Stage {
 }
 
 /// The campaign's questions for `store`, easiest stage first: one bit below the best bits
-/// known for every square whose best bits are not proven optimal (by the store's proofs, the
-/// published ones, or the lower bound). Squares the store already settles drop out.
+/// known for every square whose best bits are not proven optimal (by the store's proofs that
+/// may steer work, see [`Store::proven_none`]: vet the store first with
+/// [`crate::trust::vet`]; the published ones; or the lower bound). Squares the store settles
+/// drop out; a proof it only claims settles nothing ([`Store::claimed_only`] says why).
 #[must_use]
 pub fn questions(store: &Store) -> Vec<(Stage, Question)> {
     let mut list: Vec<(Stage, Question)> = Target::all()
@@ -59,7 +61,7 @@ pub fn questions(store: &Store) -> Vec<(Stage, Question)> {
             let ours = store.best(target).map(|e| e.bits);
             let theirs = published::best(target).map(|e| e.bits);
             let best = ours.into_iter().chain(theirs).min()?;
-            if best <= 1 || optimal_if_claims_hold(store, target, best) {
+            if best <= 1 || optimal_for_work(store, target, best) {
                 return None;
             }
             let q = Question {

@@ -7,15 +7,18 @@
 //! `results/shards/`, the main store in `results/`), [`copy_certificates`] copies the
 //! certificates over, so the merged store finds every certificate it names.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
-use std::io::BufReader;
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::read::GzDecoder;
+use flate2::bufread::GzDecoder;
+use sha2::{Digest, Sha256};
 
 use super::lrat::{self, Checked};
 use super::{cnf_of, cube, io_err, sha256, ProveError};
 use crate::exhaust::campaign::shard::Shard;
+use crate::input::{self, Kind};
 use crate::output::{self, Writes};
 use crate::question::{Formula, Question};
 use crate::store::Store;
@@ -57,40 +60,147 @@ pub fn certificate_dir(store: &Path) -> PathBuf {
 }
 
 /// Checks a stored certificate again: rebuilds the CNF of part `shard` of `question`, compares
-/// its SHA-256 with `recorded` and runs the checker on the certificate.
+/// its SHA-256 with `recorded` and runs the checker on the certificate (a regular file only,
+/// see [`crate::input::open`]).
 ///
 /// # Errors
 /// [`ProveError::Hash`] when the CNF changed, [`ProveError::Certificate`] when the proof does
-/// not check, [`ProveError::Io`] when the file cannot be read.
+/// not check, [`ProveError::Io`] when the file cannot be read or is not a regular file.
 pub fn recheck(
     question: Question,
     shard: Shard,
     certificate: &Path,
     recorded: &str,
 ) -> Result<Checked, ProveError> {
+    let file = input::open(certificate, Kind::Certificate).map_err(input_err(certificate))?;
+    check_file(question, shard, file, certificate, recorded).map(|(checked, _)| checked)
+}
+
+/// Text after the empty clause that a certificate may carry (another tool's proof may go on
+/// after it; magichunt's stop there): at most this much is read past it, and more refuses
+/// the certificate rather than unpacking a bomb hidden after the proof.
+pub const MAX_AFTER_EMPTY_CLAUSE: u64 = 16 << 20;
+
+/// [`recheck`] of the open certificate `file` (named `path`): checks it and returns, with what
+/// the checker saw, the SHA-256 of the very bytes it checked (the whole file, read once: what
+/// a cache of checks may key the result on). The file must hold one gzip stream and nothing
+/// after it.
+///
+/// # Errors
+/// As [`recheck`]; also when the gzip stream is followed by other bytes, or by more than
+/// [`MAX_AFTER_EMPTY_CLAUSE`] of proof after the empty clause.
+pub fn check_file(
+    question: Question,
+    shard: Shard,
+    file: File,
+    path: &Path,
+    recorded: &str,
+) -> Result<(Checked, String), ProveError> {
     let cnf = cnf_of(question, cube(question, shard)?);
     let actual = sha256(&cnf);
     if actual != recorded {
         return Err(ProveError::Hash {
-            path: certificate.to_path_buf(),
+            path: path.to_path_buf(),
             question,
             recorded: recorded.to_string(),
             actual,
         });
     }
-    let file = File::open(certificate).map_err(io_err(certificate))?;
-    lrat::check(&cnf, BufReader::new(GzDecoder::new(file)))
-        .map_err(|source| ProveError::Certificate { question, source })
+    let refused = |message: String| ProveError::Certificate {
+        question,
+        error: lrat::LratError::Io(message),
+    };
+    let budget = lrat::live_literal_budget(file.metadata().map_err(io_err(path))?.len());
+    let raw = Hashing {
+        inner: BufReader::with_capacity(1 << 16, file),
+        hash: Sha256::new(),
+    };
+    let mut proof = BufReader::new(GzDecoder::new(raw));
+    let checked = lrat::check_within(&cnf, &mut proof, budget)
+        .map_err(|error| ProveError::Certificate { question, error })?;
+    // The rest of the gzip stream: read (bounded), so that the hash covers the whole file.
+    let after = io::copy(
+        &mut (&mut proof).take(MAX_AFTER_EMPTY_CLAUSE + 1),
+        &mut io::sink(),
+    )
+    .map_err(|e| refused(format!("cannot read the rest of it: {e}")))?;
+    if after > MAX_AFTER_EMPTY_CLAUSE {
+        return Err(refused(format!(
+            "more than {} MiB of proof after the empty clause",
+            MAX_AFTER_EMPTY_CLAUSE >> 20
+        )));
+    }
+    let mut raw = proof.into_inner().into_inner();
+    let trailing = raw.fill_buf().map_err(io_err(path))?.len();
+    if trailing > 0 {
+        return Err(refused(
+            "bytes after its gzip stream (a certificate is one gzip stream)".into(),
+        ));
+    }
+    Ok((checked, super::hex(&raw.hash.finalize())))
+}
+
+/// A buffered reader that hashes what its reader consumes.
+struct Hashing<R> {
+    inner: R,
+    hash: Sha256,
+}
+
+impl<R: BufRead> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let have = self.inner.fill_buf()?;
+            let n = have.len().min(buf.len());
+            buf[..n].copy_from_slice(&have[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Hashing<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if amt > 0 {
+            if let Ok(buf) = self.inner.fill_buf() {
+                self.hash.update(&buf[..amt.min(buf.len())]);
+            }
+        }
+        self.inner.consume(amt);
+    }
+}
+
+fn input_err(path: &Path) -> impl FnOnce(input::InputError) -> ProveError + '_ {
+    move |e| ProveError::Io {
+        path: path.to_path_buf(),
+        error: io::Error::other(match e {
+            input::InputError::Io { error, .. } => error.to_string(),
+            e => e.to_string(),
+        }),
+    }
 }
 
 /// Copies every certificate that `store` (read from the file `from`) names into the folder of
 /// the store file `to`, at the same relative path, unless a file is already there (a
-/// certificate's name fixes its question and part, hence its CNF). Returns how many were
-/// copied; nothing is copied when both stores share a folder.
+/// certificate's name fixes its question and part, hence its CNF). Each is copied only if the
+/// bytes copied are those that were checked: `checked` gives the SHA-256 each certificate had
+/// when it checked (see [`check_file`]); one that changed since, or was never checked, is
+/// refused and nothing of it is written. Returns how many were copied; nothing is copied when
+/// both stores share a folder.
 ///
 /// # Errors
-/// [`ProveError::Io`] when a certificate the store names is missing or cannot be copied.
-pub fn copy_certificates(store: &Store, from: &Path, to: &Path) -> Result<usize, ProveError> {
+/// [`ProveError::Io`] when a certificate the store names is missing, was not checked, changed
+/// since it was checked, or cannot be copied.
+pub fn copy_certificates(
+    store: &Store,
+    from: &Path,
+    to: &Path,
+    checked: &BTreeMap<String, String>,
+) -> Result<usize, ProveError> {
     let (src_dir, dst_dir) = (store_dir(from), store_dir(to));
     let same = |a: &Path, b: &Path| match (fs::canonicalize(a), fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
@@ -105,15 +215,50 @@ pub fn copy_certificates(store: &Store, from: &Path, to: &Path) -> Result<usize,
         if dst.exists() {
             continue;
         }
-        let bytes = fs::read(&src).map_err(io_err(&src))?;
+        let want = checked.get(&certificate).ok_or_else(|| {
+            io_err(&src)(io::Error::other(
+                "it was not checked by this merge, so it is not copied",
+            ))
+        })?;
+        let mut file = input::open(&src, Kind::Certificate).map_err(input_err(&src))?;
         if let Some(parent) = dst.parent() {
             fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
-        output::write(&dst, &bytes, Writes::Other, &[])
-            .map_err(|e| io_err(&dst)(std::io::Error::other(e.to_string())))?;
+        output::write_with(&dst, Writes::Certificate, &[], |out| {
+            let mut hash = Sha256::new();
+            let mut buf = vec![0u8; 1 << 20];
+            loop {
+                let n = file.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                hash.update(&buf[..n]);
+                out.write_all(&buf[..n])?;
+            }
+            let got = super::hex(&hash.finalize());
+            if got != *want {
+                return Err(io::Error::other(format!(
+                    "{} changed since it was checked (SHA-256 {got}, {want} when checked): not copied",
+                    src.display()
+                )));
+            }
+            Ok(())
+        })
+        .map_err(|e| io_err(&dst)(io::Error::other(e.to_string())))?;
         copied += 1;
     }
     Ok(copied)
+}
+
+/// Records every certificate `store` (read from the file `path`) names as read by this
+/// command ([`crate::input::note`]): an output never replaces the evidence of a store the
+/// command reads, checked or not.
+pub fn note_inputs(store: &Store, path: &Path) {
+    let real = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = store_dir(&real);
+    for certificate in named_certificates(store) {
+        input::note(&dir.join(certificate), Kind::Certificate);
+    }
 }
 
 /// One certificate a record names: the part it refutes, its path relative to the store's

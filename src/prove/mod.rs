@@ -68,20 +68,20 @@ pub enum ProveError {
     #[error(transparent)]
     Solver(#[from] solver::SolverError),
     /// A file could not be written or read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The error.
-        source: io::Error,
+        /// The error (its text is in the message; not a source, so it is said once).
+        error: io::Error,
     },
     /// The solver's proof did not check: nothing is recorded.
-    #[error("the solver's proof for {question} does not check: {source}")]
+    #[error("the solver's proof for {question} does not check: {error}")]
     Certificate {
         /// The question.
         question: Question,
-        /// The checker's verdict.
-        source: lrat::LratError,
+        /// The checker's verdict (in the message; not a source, so it is said once).
+        error: lrat::LratError,
     },
     /// A certificate on disk is not for this CNF.
     #[error("{path} is for the CNF with SHA-256 {recorded}, but {question} encodes to {actual}")]
@@ -106,9 +106,9 @@ pub enum ProveError {
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ProveError + '_ {
-    move |source| ProveError::Io {
+    move |error| ProveError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -162,13 +162,16 @@ pub fn cnf_of(question: Question, cube: Option<Cube>) -> Cnf {
 pub fn sha256(cnf: &Cnf) -> String {
     let mut h = HashWriter(Sha256::new());
     cnf.write_dimacs(&mut h).expect("hashing cannot fail");
-    h.0.finalize()
-        .iter()
-        .fold(String::with_capacity(64), |mut s, b| {
-            use std::fmt::Write as _;
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    hex(&h.0.finalize())
+}
+
+/// Bytes as lower-case hex.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        use std::fmt::Write as _;
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }
 
 struct HashWriter(Sha256);
@@ -294,13 +297,14 @@ fn solve_and_certify(
             // Keep what the empty clause needs, check that, and ship it compressed.
             let file = File::open(raw).map_err(io_err(raw))?;
             let trimmed = lrat::trim(cnf.clauses, BufReader::new(file))
-                .map_err(|source| ProveError::Certificate { question, source })?;
-            let checked = lrat::check(cnf, trimmed.as_slice())
-                .map_err(|source| ProveError::Certificate { question, source })?;
+                .map_err(|error| ProveError::Certificate { question, error })?;
+            // The solver's own proof, in memory already: no budget but its size.
+            let checked = lrat::check_within(cnf, trimmed.as_slice(), usize::MAX)
+                .map_err(|error| ProveError::Certificate { question, error })?;
             let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
             gz.write_all(&trimmed).map_err(io_err(raw))?;
             let packed = gz.finish().map_err(io_err(raw))?;
-            output::write(certificate, &packed, Writes::Other, &[])
+            output::write(certificate, &packed, Writes::Certificate, &[])
                 .map_err(|e| io_err(certificate)(std::io::Error::other(e.to_string())))?;
             Verdict::None {
                 certificate: certificate.to_path_buf(),

@@ -156,14 +156,19 @@ pub enum PartOutcome {
         /// The store, as named.
         store: String,
     },
-    /// The part is already done: nothing run.
+    /// The part is already done (and checked by this build): nothing run.
     Done {
         /// The question.
         question: Question,
         /// The part.
         shard: Shard,
-        /// It carries no residue (searched before parts kept evidence): only claimed.
-        claimed: bool,
+    },
+    /// Ctrl-C came while a part recorded done was checked: nothing run, nothing said.
+    Interrupted {
+        /// The question.
+        question: Question,
+        /// The part.
+        shard: Shard,
     },
     /// The part ran, and its state is saved.
     Ran(PartRun),
@@ -228,20 +233,11 @@ impl PartOutcome {
                 "{} at {} bits is already proven in {store}: no magic with {proven} bits or fewer exists (--recheck searches again)\n",
                 q.target, q.bits
             ),
-            PartOutcome::Done {
-                question: q,
-                shard,
-                claimed,
-            } => format!(
-                "part {shard} of {} at {} bits is already done{}\n",
-                q.target,
-                q.bits,
-                if *claimed {
-                    " (without a residue: written before parts carried evidence, so only claimed; --recheck searches it again to give it one)"
-                } else {
-                    ""
-                }
+            PartOutcome::Done { question: q, shard } => format!(
+                "part {shard} of {} at {} bits is already done\n",
+                q.target, q.bits
             ),
+            PartOutcome::Interrupted { .. } => String::new(),
             PartOutcome::Ran(run) => run.render_text(),
         }
     }
@@ -333,8 +329,12 @@ pub fn run_part(
             source,
         })
     };
-    // Read without the lock first: a store that settles the question needs no lock.
-    if let Some(done) = already(&load(&cfg.store)?, cfg, &name, progress) {
+    // Read without the lock first: a store that settles the question needs no lock. Only
+    // proofs this build checked (or ships) settle it ([`crate::trust::vet_file`]).
+    let mut cache = crate::trust::Cache::open();
+    let mut first = load(&cfg.store)?;
+    crate::trust::vet_file(&mut first, &cfg.store, &mut cache);
+    if let Some(done) = already(&first, cfg, &name, progress) {
         return Ok(done);
     }
     // One writer per store: take the lock, then read the store again under it. The lock
@@ -351,16 +351,21 @@ pub fn run_part(
     let plan = plan(&store, cfg, &name)?;
     let begun = store.exhaust(q.target, q.bits, shard.count);
     let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
-    if let Some(p) = part.as_ref().filter(|p| p.done) {
-        if !cfg.recheck {
-            return Ok(PartOutcome::Done {
-                question: q,
-                shard,
-                claimed: p.residue.is_none(),
-            });
+    if let (Some(x), Some(p)) = (begun, part.as_ref().filter(|p| p.done)) {
+        // A part done counts once this build checked it; one only claimed has blocks of it
+        // re-run first ([`crate::trust::audit::done_part_stands`]).
+        if cfg.recheck
+            || !crate::trust::audit::done_part_stands(x, p, &name, cfg.threads, stop, &mut cache)
+                .map_err(PartError::Threads)?
+        {
+            // Search the part again from its start; the record is replaced when done.
+            part = None;
+        } else {
+            return Ok(PartOutcome::Done { question: q, shard });
         }
-        // --recheck: search the part again from its start; the record is replaced when done.
-        part = None;
+        if stop.signalled() {
+            return Ok(PartOutcome::Interrupted { question: q, shard });
+        }
     }
     let mut state = resume(q, &plan, shard, part.as_ref())?;
     if state.residue.is_none() {
@@ -412,9 +417,10 @@ pub fn run_part(
     }))
 }
 
-/// The store already settles the question (a proof of its own at these bits or more):
-/// nothing to do, as for a finished part. A published proof alone is worth reproducing: it
-/// is noted, and the search runs.
+/// The store already settles the question (a proof of its own at these bits or more, that
+/// this build checked or ships): nothing to do, as for a finished part. One only claimed
+/// decides nothing, and a published proof alone is worth reproducing: each is noted, and the
+/// search runs.
 fn already(
     store: &Store,
     cfg: &PartConfig,
@@ -422,17 +428,19 @@ fn already(
     progress: &mut dyn Progress,
 ) -> Option<PartOutcome> {
     let q = cfg.question;
-    let own = store
-        .proofs()
-        .filter(|p| p.target == q.target && p.formula == Formula::Plain)
-        .map(|p| p.bits)
-        .max();
+    let own = store.trusted_own_none_with(q.target, Formula::Plain);
     if let Some(proven) = own.filter(|&p| p >= q.bits && !cfg.recheck) {
         return Some(PartOutcome::Proven {
             question: q,
             proven,
             store: name.to_string(),
         });
+    }
+    if let Some(why) = store.claimed_only(q).filter(|_| !cfg.recheck) {
+        progress.note(&format!(
+            "note: {name} records that no {} magic with {} bits exists, but the proof is {why}: it decides nothing, so the search runs (`magichunt audit --store {name}` checks it instead)",
+            q.target, q.bits
+        ));
     }
     if let Some(p) = crate::published::proof(q.target).filter(|p| p.bits >= q.bits) {
         let source = p

@@ -247,7 +247,8 @@ pub fn run(
 
 /// The campaign's questions the store `given` reads leaves open (see
 /// [`crate::locate::for_reading`] and [`campaign::questions`]), easiest first, each with its
-/// stage and the method `auto` would take.
+/// stage and the method `auto` would take. Only proofs this build checked (or ships) close a
+/// question: one listed though the store records a proof of it is noted to `progress`.
 ///
 /// # Errors
 /// A store that does not exist or does not load.
@@ -259,8 +260,25 @@ pub fn open_questions(
     if from.missing() {
         return Err(SettleError::NoStore(from.name()));
     }
-    let store = from.load()?;
-    Ok(campaign::questions(&store)
+    let mut store = from.load()?;
+    if let crate::locate::Reading::File(path) = &from {
+        // Only proofs checked here (or shipped with this build) settle a question.
+        crate::trust::vet_file(store.to_mut(), path, &mut crate::trust::Cache::open());
+    }
+    let list = campaign::questions(&store);
+    for &(_, q) in &list {
+        if let Some(why) = store.claimed_only(q) {
+            progress.note(&format!(
+                "note: {} {} {} is listed though {} records a proof of none: it is {why} (`magichunt audit --store {}` checks it)",
+                q.target.piece,
+                q.target.square,
+                q.bits,
+                from.name(),
+                from.name()
+            ));
+        }
+    }
+    Ok(list
         .into_iter()
         .map(|(stage, q)| (stage, q, Method::auto(q)))
         .collect())

@@ -203,7 +203,12 @@ pub fn settle_part(
         source,
     })?;
     if !cfg.recheck {
-        if let Some(line) = already_settled(&store, q, shard, &name) {
+        // Only what this build checked (or ships) settles the question; a claim is said
+        // and settled again.
+        let mut cache = crate::trust::Cache::open();
+        crate::trust::vet_file(&mut store, path, &mut cache);
+        let dir = prove::certificate::store_dir(path);
+        if let Some(line) = already_settled(&store, (q, shard), &name, dir, &mut cache, progress) {
             return Ok(SatOutcome::Already(line));
         }
     }
@@ -245,13 +250,32 @@ pub fn settle_part(
     record(&mut store, path, settled, &name)
 }
 
-/// A line saying the store already settles (part `shard` of) `q`, if it does.
-fn already_settled(store: &Store, q: Question, shard: Shard, name: &str) -> Option<String> {
+/// A line saying the store already settles (part `shard` of) `q`, if it does: by a proof
+/// this build checked or ships ([`Store::claimed_only`] says which do not, after
+/// [`crate::trust::vet`]), a magic, or a SAT part whose certificate (beside the store, in
+/// `dir`) checks here. A claim that would have settled it is noted to `progress`, and settles
+/// nothing.
+fn already_settled(
+    store: &Store,
+    (q, shard): (Question, Shard),
+    name: &str,
+    dir: &Path,
+    cache: &mut crate::trust::Cache,
+    progress: &mut dyn Progress,
+) -> Option<String> {
     if let Some(p) = store.proof_of(q) {
-        return Some(format!(
-            "{q}: already settled in {name}: no magic with {} bits or fewer exists",
-            p.bits
-        ));
+        if let Some(why) = store.claimed_only(q) {
+            progress.note(&format!(
+                "note: {name} records that no magic with {} bits or fewer exists for {}, but the proof is {why}: it decides nothing, so {q} is settled again (`magichunt audit --store {name}` checks it instead)",
+                p.bits,
+                q.target
+            ));
+        } else {
+            return Some(format!(
+                "{q}: already settled in {name}: no magic with {} bits or fewer exists",
+                p.bits
+            ));
+        }
     }
     if let Some(e) = store
         .best_with(q.target, q.formula)
@@ -263,18 +287,32 @@ fn already_settled(store: &Store, q: Question, shard: Shard, name: &str) -> Opti
             e.bits
         ));
     }
-    store
-        .sat(q, shard.count)
-        .and_then(|x| x.parts.get(&shard.index))
-        .map(|p| match &p.answer {
-            SatAnswer::None { .. } => {
-                format!("part {shard} of {q}: already settled in {name}: none in the part")
+    let p = store.sat(q, shard.count)?.parts.get(&shard.index)?;
+    match &p.answer {
+        SatAnswer::None { certificate } => {
+            let n = prove::certificate::Named {
+                question: q,
+                shard,
+                certificate: certificate.clone(),
+                cnf_sha256: p.wire.cnf_sha256.clone(),
+            };
+            match crate::trust::check_named(&n, dir, cache) {
+                Ok(_) => Some(format!(
+                    "part {shard} of {q}: already settled in {name}: none in the part"
+                )),
+                Err(why) => {
+                    progress.note(&format!(
+                        "note: {name} records part {shard} of {q} as settled (none in it), but {why}: it decides nothing, so the part is settled again"
+                    ));
+                    None
+                }
             }
-            SatAnswer::Exists { magic } => format!(
-                "part {shard} of {q}: already settled in {name}: {} exists",
-                format_magic(*magic)
-            ),
-        })
+        }
+        SatAnswer::Exists { magic } => Some(format!(
+            "part {shard} of {q}: already settled in {name}: {} exists",
+            format_magic(*magic)
+        )),
+    }
 }
 
 /// Records a settled part in the store, saves it, and says how it ended.
@@ -368,6 +406,10 @@ pub fn emit_cnf(
         .or_else(crate::locate::default_store)
         .unwrap_or_default();
     if let Some(path) = out {
+        // Nor over the certificates the store names: the evidence of its proofs.
+        if let Ok((s, _)) = Store::read(&guarded) {
+            prove::certificate::note_inputs(&s, &guarded);
+        }
         output::check(path, Writes::Other, &[&guarded])?;
     }
     let cnf = cnf_of(q, cube(q, shard)?);

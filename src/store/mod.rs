@@ -41,8 +41,13 @@ pub struct Store {
     sat: BTreeMap<(Question, u32), Sat>,
     /// What this build checked of the proofs' evidence, by question (never in the file).
     provenance: BTreeMap<Question, Provenance>,
+    /// The bits of the proofs this build ships (the built-in table) that the store's own
+    /// proofs repeat, by target and formula (never in the file).
+    built_in: BTreeMap<(Target, Formula), u32>,
     /// Which proofs the counts of proven squares take.
     counting: Counting,
+    /// Records a verified magic refuted since [`Store::take_refuted`] was last called.
+    refuted: Vec<String>,
 }
 
 impl Store {
@@ -75,7 +80,10 @@ impl Store {
     pub fn read(path: &Path) -> Result<(Store, Vec<String>), TableError> {
         match std::fs::metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((Store::new(), Vec::new())),
-            _ => Store::from_table_noting(Table::read(path)?, &path.display().to_string()),
+            _ => Store::from_table_noting(
+                Table::read_as(path, crate::input::Kind::Store)?,
+                &path.display().to_string(),
+            ),
         }
     }
 
@@ -207,7 +215,70 @@ impl Store {
     /// Offers a verified magic: stored if the target has none of its formula or a worse one.
     /// A magic that replaces another keeps the old entry's other fields (a note, say) that it
     /// does not set itself, except those of [`REPLACED_WITH_THE_MAGIC`].
-    pub fn offer(&mut self, mut entry: Entry) -> Offer {
+    ///
+    /// A stored magic refutes every record that says none exists at its bits or more (a
+    /// magic at `b` bits is one at every count above): a proof, a finished exhaustive search
+    /// that found none, a SAT settlement of none. Only a claim can be refuted so (a proof
+    /// checked here cannot be, short of a bug), so a proof that was wrongly claimed never
+    /// keeps a find out of the store: they are removed, and [`Store::take_refuted`] says
+    /// which.
+    pub fn offer(&mut self, entry: Entry) -> Offer {
+        let (target, formula, bits) = (entry.target, entry.formula, entry.bits);
+        let offer = self.offer_entry(entry);
+        if offer != Offer::Kept {
+            self.drop_refuted(target, formula, bits);
+        }
+        offer
+    }
+
+    /// The records of none removed because a magic refuted them (see [`Store::offer`]),
+    /// one line each, since the last call.
+    pub fn take_refuted(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.refuted)
+    }
+
+    fn drop_refuted(&mut self, target: Target, formula: Formula, bits: u32) {
+        let key = (target, formula);
+        if let Some(p) = self.proofs.get(&key).filter(|p| p.bits >= bits) {
+            self.refuted.push(format!(
+                "the magic at {bits} bits refutes the store's proof that no {}-bit magic exists for {target}: proof removed",
+                p.bits
+            ));
+            self.proofs.remove(&key);
+        }
+        let mut gone = Vec::new();
+        self.exhaust.retain(|&(t, b, shards), x| {
+            let refuted = formula == Formula::Plain
+                && t == target
+                && b >= bits
+                && x.complete()
+                && x.magics() == 0;
+            if refuted {
+                gone.push(format!(
+                    "the magic at {bits} bits refutes the exhaustive search of {t} at {b} bits in {shards} parts that found none: record removed"
+                ));
+            }
+            !refuted
+        });
+        self.sat.retain(|(q, _), x| {
+            let refuted =
+                q.target == target && q.formula == formula && q.bits >= bits && x.proves_none();
+            if refuted {
+                gone.push(format!(
+                    "the magic at {bits} bits refutes the SAT settlement of {q} that found none: record removed"
+                ));
+            }
+            !refuted
+        });
+        self.refuted.extend(gone);
+        self.provenance
+            .retain(|q, _| !(q.target == target && q.formula == formula && q.bits >= bits));
+        if self.built_in.get(&key).is_some_and(|&b| b >= bits) {
+            self.built_in.remove(&key);
+        }
+    }
+
+    fn offer_entry(&mut self, mut entry: Entry) -> Offer {
         let key = (entry.target, entry.formula);
         match self.entries.get(&key) {
             None => {
@@ -326,4 +397,4 @@ pub use proofs::Counting;
 #[cfg(test)]
 mod tests;
 
-pub use optimal::{optimal_if_claims_hold, proven_optimal, proven_optimal_with};
+pub use optimal::{optimal_for_work, optimal_if_claims_hold, proven_optimal, proven_optimal_with};

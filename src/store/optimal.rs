@@ -30,9 +30,21 @@ pub fn proven_optimal_with(store: &Store, target: Target, bits: u32, formula: Fo
 }
 
 /// Whether `bits` would be proven optimal for plain magics of `target` if every proof `store`
-/// records held, checked or only claimed: what decides which questions are still open.
+/// records held, checked or only claimed: what a listing marks as claimed; never what decides
+/// work ([`optimal_for_work`]).
 #[must_use]
 pub fn optimal_if_claims_hold(store: &Store, target: Target, bits: u32) -> bool {
+    store
+        .claimed_none(target)
+        .is_some_and(|none| bits == none + 1)
+        || bits == Occupancies::new(target).lower_bound_bits()
+}
+
+/// Whether `bits` are proven optimal for plain magics of `target` by the proofs that may
+/// decide which work is done ([`Store::proven_none`]: checked here, shipped with this build,
+/// or published) or the lower bound: what decides which questions the campaign leaves open.
+#[must_use]
+pub fn optimal_for_work(store: &Store, target: Target, bits: u32) -> bool {
     store
         .proven_none(target)
         .is_some_and(|none| bits == none + 1)

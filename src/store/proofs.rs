@@ -53,10 +53,12 @@ impl Store {
             .filter(|p| p.bits >= question.bits)
     }
 
-    /// The highest bit count proven impossible for plain magics of `target`, by this store's
-    /// proofs (checked or only claimed) or the shipped published proofs; no magic exists at
-    /// that many bits or fewer if the store's proofs hold. What decides which work to do
-    /// (hunt, the campaign); counts of proven squares take [`Store::proven_none_counted`].
+    /// The highest bit count proven impossible for plain magics of `target`: by the proofs
+    /// that may decide which work is done (hunt, exhaust, prove, the campaign): the store's
+    /// own proofs whose evidence this build checked ([`Store::set_provenance`], set by
+    /// [`crate::trust::vet`]) or that this build ships ([`Store::set_built_in`]), and the
+    /// published proofs. A proof only claimed steers nothing: [`Store::claimed_only`] says
+    /// why it does not. A store that was not vetted has none of its own.
     #[must_use]
     pub fn proven_none(&self, target: Target) -> Option<u32> {
         self.proven_none_with(target, Formula::Plain)
@@ -65,8 +67,72 @@ impl Store {
     /// [`Store::proven_none`] under `formula` (the published proofs are all of plain magics).
     #[must_use]
     pub fn proven_none_with(&self, target: Target, formula: Formula) -> Option<u32> {
+        self.trusted_own_none_with(target, formula)
+            .max(published_none(target, formula))
+    }
+
+    /// The highest bit count the store's own proofs of `target` under `formula` rule out
+    /// among those that may steer work: checked here or shipped with this build (not the
+    /// published ones).
+    #[must_use]
+    pub fn trusted_own_none_with(&self, target: Target, formula: Formula) -> Option<u32> {
+        let own = self.proofs.get(&(target, formula)).map(|p| p.bits);
+        let built_in = self.built_in.get(&(target, formula)).copied();
+        self.checked_own_none_with(target, formula)
+            .max(built_in.min(own))
+    }
+
+    /// The highest bit count the store's own proofs rule out whose evidence this build
+    /// checked.
+    fn checked_own_none_with(&self, target: Target, formula: Formula) -> Option<u32> {
+        self.provenance
+            .iter()
+            .filter(|(q, p)| q.target == target && q.formula == formula && p.is_checked())
+            .map(|(q, _)| q.bits)
+            .max()
+    }
+
+    /// The highest bit count impossible for plain magics of `target` if every proof the
+    /// store records held, checked or only claimed (and the published ones): what the store
+    /// says, for display; never what decides work ([`Store::proven_none`]).
+    #[must_use]
+    pub fn claimed_none(&self, target: Target) -> Option<u32> {
+        self.claimed_none_with(target, Formula::Plain)
+    }
+
+    /// [`Store::claimed_none`] under `formula`.
+    #[must_use]
+    pub fn claimed_none_with(&self, target: Target, formula: Formula) -> Option<u32> {
         let own = self.proofs.get(&(target, formula)).map(|p| p.bits);
         own.max(published_none(target, formula))
+    }
+
+    /// When the store records a proof that no magic answers `question` but it may not steer
+    /// work (only claimed: not checked here, not shipped with this build), why: the proof's
+    /// [`Provenance`] in a few words. `None` when no proof of the store rules it out, or one
+    /// that may steer work does.
+    #[must_use]
+    pub fn claimed_only(&self, question: Question) -> Option<String> {
+        let p = self.proof_of(question)?;
+        if self
+            .proven_none_with(question.target, question.formula)
+            .is_some_and(|b| b >= question.bits)
+        {
+            return None;
+        }
+        Some(self.provenance(p).describe())
+    }
+
+    /// Records that this build ships a proof that no magic with `question.bits` or fewer
+    /// exists for its target and formula (the built-in table holds it: [`crate::shipped`]),
+    /// so that the store's own proof of it may steer work though its evidence is elsewhere
+    /// (kept beside the proofs, never written to the file; not counted as checked).
+    pub fn set_built_in(&mut self, question: Question) {
+        let bits = self
+            .built_in
+            .entry((question.target, question.formula))
+            .or_insert(question.bits);
+        *bits = (*bits).max(question.bits);
     }
 
     /// [`Store::proven_none`] counting only the proofs [`Store::counting`] takes: by default
@@ -82,16 +148,10 @@ impl Store {
     #[must_use]
     pub fn proven_none_counted_with(&self, target: Target, formula: Formula) -> Option<u32> {
         match self.counting {
-            Counting::Claimed => self.proven_none_with(target, formula),
-            Counting::Checked => {
-                let own = self
-                    .provenance
-                    .iter()
-                    .filter(|(q, p)| q.target == target && q.formula == formula && p.is_checked())
-                    .map(|(q, _)| q.bits)
-                    .max();
-                own.max(published_none(target, formula))
-            }
+            Counting::Claimed => self.claimed_none_with(target, formula),
+            Counting::Checked => self
+                .checked_own_none_with(target, formula)
+                .max(published_none(target, formula)),
         }
     }
 

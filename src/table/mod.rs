@@ -163,10 +163,21 @@ impl Table {
     /// # Errors
     /// [`TableError`] naming the file and, for a bad entry, which one and why.
     pub fn read(path: &Path) -> Result<Table, TableError> {
-        let bytes = std::fs::read(path).map_err(|source| TableError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        Table::read_as(path, crate::input::Kind::Other)
+    }
+
+    /// [`Table::read`] of a file the command reads as `kind` (what an output may replace it,
+    /// see [`crate::output`]): a regular file only, at most
+    /// [`MAX_TABLE_BYTES`](crate::input::MAX_TABLE_BYTES).
+    ///
+    /// # Errors
+    /// [`TableError`] naming the file and, for a bad entry, which one and why.
+    pub fn read_as(path: &Path, kind: crate::input::Kind) -> Result<Table, TableError> {
+        // A plain file holds what it holds on disk (no bomb can unpack it): read whole, up to
+        // the limit, and parsed from memory, which is faster than from a reader.
+        let bytes = crate::input::read(path, kind, crate::input::MAX_TABLE_BYTES)?;
+        crate::input::check_json_units(&bytes, path)
+            .map_err(|e| syntax_error(path, &e.to_string()))?;
         Table::parse(&bytes, path)
     }
 
@@ -175,7 +186,31 @@ impl Table {
     /// # Errors
     /// [`TableError`] naming the problem.
     pub fn parse(bytes: &[u8], path: &Path) -> Result<Table, TableError> {
-        let mut top = top_level(bytes, path)?;
+        Table::from_top(top_level(bytes, path)?, path)
+    }
+
+    /// [`Table::parse`] of JSON read from `reader` as it comes (no copy of the text is held;
+    /// a reader that fails, such as a [`crate::input::Bounded`] past its limit, stops it), at
+    /// most [`MAX_JSON_UNITS`](crate::input::MAX_JSON_UNITS) of values.
+    ///
+    /// # Errors
+    /// [`TableError`] naming the problem.
+    pub fn from_reader(reader: impl std::io::Read, path: &Path) -> Result<Table, TableError> {
+        let reader = crate::input::JsonBounded::new(reader, path);
+        let value: Value = serde_json::from_reader(reader).map_err(|e| {
+            syntax_error(
+                path,
+                &if e.is_io() {
+                    format!("cannot read it: {e}")
+                } else {
+                    e.to_string()
+                },
+            )
+        })?;
+        Table::from_top(checked_top(value, path)?, path)
+    }
+
+    fn from_top(mut top: serde_json::Map<String, Value>, path: &Path) -> Result<Table, TableError> {
         let syntax = |message: String| TableError::Syntax {
             path: path.to_path_buf(),
             message,
@@ -312,6 +347,11 @@ fn syntax_error(path: &Path, message: &str) -> TableError {
 fn top_level(bytes: &[u8], path: &Path) -> Result<serde_json::Map<String, Value>, TableError> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| syntax_error(path, &e.to_string()))?;
+    checked_top(value, path)
+}
+
+/// The top-level object of a parsed table without `version`, once its version is checked.
+fn checked_top(value: Value, path: &Path) -> Result<serde_json::Map<String, Value>, TableError> {
     let Value::Object(mut top) = value else {
         return Err(syntax_error(path, "not a JSON object"));
     };

@@ -12,6 +12,10 @@ use crate::exhaust::campaign::residue::{BlockSum, Residue};
 use crate::exhaust::campaign::run::{run_part, Ending, PartState, RunConfig, REPORT};
 use crate::exhaust::Plan;
 use crate::interrupt::Stop;
+use crate::table::wire::PartWire;
+use crate::table::Exhaust;
+
+use super::Cache;
 
 /// What re-running one block gave.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -100,6 +104,148 @@ pub fn rerun_block(
         recorded,
         got,
     }))
+}
+
+/// What auditing one finished part gave ([`audit_part`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartAudit {
+    /// Its residue does not fit its record: why.
+    Unfit(String),
+    /// It has no residue: nothing to re-run (searched before parts carried evidence).
+    NoResidue,
+    /// A block re-ran to another sum than recorded (of the part's `blocks`).
+    Wrong {
+        /// The block that differs.
+        run: BlockRun,
+        /// Blocks in the part's residue.
+        blocks: usize,
+    },
+    /// Every block re-run matched (an empty list when Ctrl-C came first).
+    Matched {
+        /// The blocks re-run, in order.
+        matched: Vec<u64>,
+        /// How many were drawn.
+        drawn: usize,
+        /// Blocks in the part's residue.
+        blocks: usize,
+    },
+}
+
+/// Audits one finished part of the exhaustive search `x`: re-runs `n` of its blocks drawn
+/// from `seed` (mixed with the part, so that the parts of one audit draw differently), and
+/// records in `cache` the blocks that matched, or forgets the part when one does not.
+///
+/// # Errors
+/// When a worker thread cannot be started.
+pub fn audit_part(
+    x: &Exhaust,
+    part: &PartWire,
+    n: u64,
+    seed: u64,
+    threads: usize,
+    stop: &Stop,
+    cache: &mut Cache,
+) -> std::io::Result<PartAudit> {
+    let (plan, residue) = match super::part_residue(x, part) {
+        Err(why) => return Ok(PartAudit::Unfit(why)),
+        Ok(None) => return Ok(PartAudit::NoResidue),
+        Ok(Some(r)) => r,
+    };
+    let key = super::part_key(x, part);
+    let blocks = residue.blocks.len();
+    let drawn = sample(
+        blocks as u64,
+        n,
+        seed ^ u64::from(part.shard)
+            ^ (u64::from(x.bits) << 8)
+            ^ (x.target.square.index() as u64) << 16,
+    );
+    let mut matched = Vec::new();
+    for &b in &drawn {
+        match rerun_block(&plan, &residue, b, threads, stop)? {
+            None => break,
+            Some(run) if run.matches() => matched.push(b),
+            Some(run) => {
+                cache.forget_part(&key);
+                return Ok(PartAudit::Wrong { run, blocks });
+            }
+        }
+    }
+    if !matched.is_empty() {
+        cache.add_audited(&key, matched.iter().copied());
+    }
+    Ok(PartAudit::Matched {
+        matched,
+        drawn: drawn.len(),
+        blocks,
+    })
+}
+
+/// Whether a part of `x` that the store `name` records as done may be skipped (what `exhaust`
+/// asks before it searches a part): only when this build checked it (searched here, or
+/// audited). One only claimed has two of its blocks re-run first, as `magichunt audit` does
+/// (said on stderr): it stands when they match; when one does not, or it has no residue to
+/// re-run, it must be searched again. A claim never makes the search be skipped unchecked.
+///
+/// # Errors
+/// When a worker thread of the re-run cannot be started.
+pub fn done_part_stands(
+    x: &Exhaust,
+    p: &PartWire,
+    name: &str,
+    threads: usize,
+    stop: &Stop,
+    cache: &mut Cache,
+) -> std::io::Result<bool> {
+    if super::part_checked(x, p, cache) {
+        return Ok(true);
+    }
+    let what = format!(
+        "part {}/{} of {} at {} bits",
+        p.shard, x.shards, x.target, x.bits
+    );
+    if p.residue.is_none() {
+        crate::say!(
+            "note: {what} is recorded done in {name} without a residue (written before parts carried evidence): only claimed, and nothing can check it, so it is searched again"
+        );
+        return Ok(false);
+    }
+    crate::say!(
+        "note: {what} is recorded done in {name}, but was not searched here nor audited (only claimed): re-running 2 of its blocks first, as `magichunt audit` does"
+    );
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    let audit = audit_part(x, p, 2, seed, threads, stop, cache)?;
+    cache.save();
+    Ok(match audit {
+        PartAudit::Matched { matched, drawn, .. } if matched.len() == drawn => {
+            crate::say!(
+                "note: blocks {} matched their record: the part stands (`magichunt audit --sample N` re-runs more)",
+                matched
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            );
+            true
+        }
+        PartAudit::Matched { .. } => false,
+        PartAudit::Wrong { run, blocks } => {
+            crate::say!(
+                "note: block {} of {blocks} does not re-run to its record (recorded {}, re-run {}): the record is false; searching the part again",
+                run.block,
+                run.recorded,
+                run.got
+            );
+            false
+        }
+        PartAudit::Unfit(why) => {
+            crate::say!("note: its record does not hold together ({why}); searching it again");
+            false
+        }
+        PartAudit::NoResidue => false,
+    })
 }
 
 #[cfg(test)]

@@ -6,12 +6,12 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::audit::{rerun_block, sample};
+use super::audit::PartAudit;
 use super::report::{
     AuditItem, AuditReport, Audited,
     Outcome::{Claimed, Failed, Held},
 };
-use super::{check_certificate, part_key, part_residue, Cache};
+use super::{check_certificate, Cache};
 use crate::exhaust::campaign::shard::Shard;
 use crate::interrupt::Stop;
 use crate::locate::{LocateError, Reading};
@@ -172,8 +172,8 @@ pub fn audit_store(
     Ok(report)
 }
 
-/// Re-runs a sample of the blocks of one finished part: the item to report, if any (none
-/// when Ctrl-C came before a block matched).
+/// Re-runs a sample of the blocks of one finished part ([`super::audit::audit_part`]): the
+/// item to report, if any (none when Ctrl-C came before a block matched).
 fn audit_part(
     cfg: &AuditConfig,
     x: &Exhaust,
@@ -181,69 +181,56 @@ fn audit_part(
     stop: &Stop,
     cache: &mut Cache,
 ) -> Result<Option<AuditItem>, AuditError> {
-    let shard = Shard {
-        index: part.shard,
-        count: x.shards,
-    };
-    let item = |outcome, why: String| AuditItem {
+    let item = |what, outcome, why, seconds| AuditItem {
         question: x.question(),
-        part: Some(shard),
-        what: Audited::Exhaustive {
-            drawn: 0,
-            matched: Vec::new(),
-            of: 0,
-            wrong: None,
-        },
+        part: Some(Shard {
+            index: part.shard,
+            count: x.shards,
+        }),
+        what,
         outcome,
-        why: Some(why),
-        seconds: None,
+        why,
+        seconds,
     };
-    let (plan, residue) = match part_residue(x, part) {
-        Err(why) => return Ok(Some(item(Failed, why))),
-        Ok(None) => return Ok(Some(item(Claimed, "no residue (searched before parts carried evidence): nothing to re-run; `exhaust --recheck` searches it again".into()))),
-        Ok(Some(r)) => r,
+    let exhaustive = |drawn, matched, of, wrong| Audited::Exhaustive {
+        drawn,
+        matched,
+        of,
+        wrong,
     };
-    let key = part_key(x, part);
-    let blocks = sample(
-        residue.blocks.len() as u64,
-        cfg.sample,
-        cfg.seed
-            ^ u64::from(part.shard)
-            ^ (u64::from(x.bits) << 8)
-            ^ (x.target.square.index() as u64) << 16,
-    );
     let t0 = Instant::now();
-    let mut matched = Vec::new();
-    let mut wrong = None;
-    for &b in &blocks {
-        match rerun_block(&plan, &residue, b, cfg.threads, stop)? {
-            None => break,
-            Some(run) if run.matches() => matched.push(b),
-            Some(run) => {
-                wrong = Some(run);
-                break;
-            }
-        }
-    }
-    if wrong.is_some() {
-        cache.forget_part(&key);
-    } else if !matched.is_empty() {
-        cache.add_audited(&key, matched.iter().copied());
-    }
-    if wrong.is_none() && matched.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(AuditItem {
-        question: x.question(),
-        part: Some(shard),
-        outcome: if wrong.is_some() { Failed } else { Held },
-        what: Audited::Exhaustive {
-            drawn: blocks.len(),
-            matched,
-            of: residue.blocks.len() as u64,
-            wrong: wrong.map(|r| (r.block, r.recorded.to_string(), r.got.to_string())),
+    Ok(Some(
+        match super::audit::audit_part(x, part, cfg.sample, cfg.seed, cfg.threads, stop, cache)? {
+            PartAudit::Unfit(why) => item(exhaustive(0, Vec::new(), 0, None), Failed, Some(why), None),
+            PartAudit::NoResidue => item(
+                exhaustive(0, Vec::new(), 0, None),
+                Claimed,
+                Some("no residue (searched before parts carried evidence): nothing to re-run; `exhaust --recheck` searches it again".into()),
+                None,
+            ),
+            PartAudit::Wrong { run, blocks } => item(
+                exhaustive(
+                    0,
+                    Vec::new(),
+                    blocks as u64,
+                    Some((run.block, run.recorded.to_string(), run.got.to_string())),
+                ),
+                Failed,
+                None,
+                Some(t0.elapsed().as_secs_f64()),
+            ),
+            // Ctrl-C came before the first block.
+            PartAudit::Matched { matched, .. } if matched.is_empty() => return Ok(None),
+            PartAudit::Matched {
+                matched,
+                drawn,
+                blocks,
+            } => item(
+                exhaustive(drawn, matched, blocks as u64, None),
+                Held,
+                None,
+                Some(t0.elapsed().as_secs_f64()),
+            ),
         },
-        why: None,
-        seconds: Some(t0.elapsed().as_secs_f64()),
-    }))
+    ))
 }

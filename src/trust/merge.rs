@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{admit, check_named, Cache, Refused};
+use super::{admit, check_named, vet, Admitted, Cache, Refused};
 use crate::error::TableError;
+use crate::input::Kind;
 use crate::lock::{real_path, LockError, StoreLock};
 use crate::output::{self, OutputError, Writes};
 use crate::pool::merge::{is_pool_file, merge_files, PoolMergeError, PoolsMerged};
@@ -34,6 +35,14 @@ pub enum MergeError {
     /// An input does not exist.
     #[error("no such store: {0}")]
     Missing(PathBuf),
+    /// An input is not a regular file.
+    #[error("refusing to read {path}: it is {what}, not a regular file")]
+    NotRegular {
+        /// The input as named.
+        path: PathBuf,
+        /// `a FIFO (named pipe)`, `a folder`, ...
+        what: &'static str,
+    },
     /// The output is locked by another process, or cannot be locked.
     #[error(transparent)]
     Lock(#[from] LockError),
@@ -122,8 +131,15 @@ impl Merged {
 /// contradiction, an output locked, refused or not written.
 pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, MergeError> {
     for path in &cfg.inputs {
-        if !path.is_file() {
-            return Err(MergeError::Missing(path.clone()));
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => {}
+            Ok(m) => {
+                return Err(MergeError::NotRegular {
+                    path: path.clone(),
+                    what: crate::input::describe(&m),
+                })
+            }
+            Err(_) => return Err(MergeError::Missing(path.clone())),
         }
     }
     if cfg.inputs.first().is_some_and(|p| is_pool_file(p)) {
@@ -143,9 +159,10 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
     // A packed table (or anything else a store may not replace) is refused before any input
     // is read or checked, with one line.
     output::check(&cfg.out, Writes::Store, &[])?;
-    let stores = read_inputs(cfg, out, progress)?;
+    let mut cache = Cache::open();
+    let stores = read_inputs(cfg, out, &mut cache, progress)?;
     let mut merged: Option<(Store, String)> = None;
-    for (store, name, _) in &stores {
+    for (store, name, _, _) in &stores {
         merged = Some(match merged {
             None => (store.clone(), name.clone()),
             Some((mut acc, acc_name)) => {
@@ -158,13 +175,15 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
         return Err(MergeError::NoInput);
     };
     // Nothing is written before every input was let in and the merge holds together.
-    for (input, name, real) in &stores {
-        // The merged store must find every certificate it names beside it.
-        let copied =
-            copy_certificates(input, real, out).map_err(|e: ProveError| MergeError::Input {
+    for (input, name, real, checked) in &stores {
+        // The merged store must find every certificate it names beside it: the very bytes
+        // that were checked.
+        let copied = copy_certificates(input, real, out, &checked.certificates).map_err(
+            |e: ProveError| MergeError::Input {
                 name: name.clone(),
                 source: Box::new(e),
-            })?;
+            },
+        )?;
         if copied > 0 {
             progress.note(&format!(
                 "{name}: copied {copied} certificates to {}",
@@ -173,6 +192,7 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
         }
     }
     store.save(out)?;
+    note_claimed(&store, cfg, out, &mut cache, progress);
     Ok(Merged::Stores {
         stores: stores.len(),
         out: cfg.out.clone(),
@@ -185,8 +205,9 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
 fn read_inputs(
     cfg: &MergeConfig,
     out: &Path,
+    cache: &mut Cache,
     progress: &mut dyn Progress,
-) -> Result<Vec<(Store, String, PathBuf)>, MergeError> {
+) -> Result<Vec<(Store, String, PathBuf, Admitted)>, MergeError> {
     let mut inputs = Vec::new();
     for path in &cfg.inputs {
         let real = real_path(path).map_err(|e| MergeError::Input {
@@ -199,7 +220,6 @@ fn read_inputs(
     if out_too {
         inputs.insert(0, (cfg.out.clone(), out.to_path_buf()));
     }
-    let mut cache = Cache::open();
     let mut stores = Vec::new();
     for (path, real) in &inputs {
         if !real.is_file() {
@@ -212,17 +232,12 @@ fn read_inputs(
         })?;
         // What the output store already holds is its own; every other store's records must
         // hold up before they enter it.
+        let mut checked = Admitted::default();
         if real != out {
-            admit(
-                &store,
-                &name,
-                store_dir(real),
-                &mut cache,
-                cfg.accept_claimed,
-            )?;
-            certificates_fit(&store, &name, real, out, &mut cache)?;
+            checked = admit(&store, &name, store_dir(real), cache, cfg.accept_claimed)?;
+            certificates_fit(&store, &name, real, out, cache)?;
         }
-        stores.push((store, name, real.clone()));
+        stores.push((store, name, real.clone(), checked));
     }
     if out_too {
         progress.note(&format!(
@@ -250,7 +265,8 @@ fn certificates_fit(
         if !dst.exists() {
             continue;
         }
-        let same = cache.file_sha256(&src).ok() == cache.file_sha256(&dst).ok();
+        let same = cache.file_sha256(&src, Kind::Certificate).ok()
+            == cache.file_sha256(&dst, Kind::Certificate).ok();
         if !same {
             check_named(&n, dst_dir, cache).map_err(|why| {
                 MergeError::Certificate(format!(
@@ -262,4 +278,34 @@ fn certificates_fit(
         }
     }
     Ok(())
+}
+
+/// What came in as a claim (a part whose residue fits but that nobody here re-ran) is kept,
+/// and said to `progress`: it is not counted and decides no work until an audit checks it.
+fn note_claimed(
+    store: &Store,
+    cfg: &MergeConfig,
+    out: &Path,
+    cache: &mut Cache,
+    progress: &mut dyn Progress,
+) {
+    let mut vetted = store.clone();
+    vet(&mut vetted, store_dir(out), cache);
+    let claimed: Vec<String> = vetted
+        .proofs()
+        .filter(|p| !vetted.provenance(p).is_checked())
+        .filter(|p| vetted.claimed_only(p.question()).is_some())
+        .map(|p| p.question().to_string())
+        .collect();
+    if let Some(first) = claimed.first() {
+        progress.note(&format!(
+            "magichunt: {} holds {} proof{} only claimed ({first}{}): not counted, and deciding no work, until `magichunt audit --store {}` checks {}",
+            cfg.out.display(),
+            claimed.len(),
+            if claimed.len() == 1 { "" } else { "s" },
+            if claimed.len() > 1 { ", ..." } else { "" },
+            cfg.out.display(),
+            if claimed.len() == 1 { "it" } else { "them" }
+        ));
+    }
 }

@@ -39,6 +39,8 @@ pub use cache::Cache;
 pub use counting::load_counting;
 pub use merge::{merge, MergeConfig, MergeError, Merged};
 
+use crate::input;
+
 /// A record that may not enter a store.
 #[derive(Debug, thiserror::Error)]
 #[error("{store}: {what}: {why}")]
@@ -64,7 +66,9 @@ pub struct Vetted {
 }
 
 /// Checks the evidence of every proof in `store` (certificates relative to `dir`, the
-/// store's folder) and records each question's [`Provenance`] in the store. Certificates are
+/// store's folder) and records each question's [`Provenance`] in the store, and which of its
+/// proofs this build ships ([`Store::set_built_in`]): after it, [`Store::proven_none`] knows
+/// which proofs may decide work. Certificates are
 /// checked unless the cache knows them; exhaustive parts count when the cache knows them run
 /// here or audited.
 pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
@@ -77,7 +81,8 @@ pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
     }
     for proof in store.proofs() {
         let q = proof.question();
-        if found.iter().any(|(k, p)| *k == q && p.is_checked()) {
+        // Its SAT settlement was just checked (a failure is said once, not twice).
+        if found.iter().any(|(k, _)| *k == q) {
             continue;
         }
         match proof_certificates(proof) {
@@ -109,6 +114,14 @@ pub fn vet(store: &mut Store, dir: &Path, cache: &mut Cache) -> Vetted {
     }
     for (q, p) in found {
         store.set_provenance(q, p);
+    }
+    // The store's proofs that this build ships too (a user's store started from the built-in
+    // table, away from its certificates): this build's own, so they may steer work.
+    let own: Vec<Question> = store.proofs().map(Proof::question).collect();
+    for q in own {
+        if crate::shipped::ships_proof_of(q) {
+            store.set_built_in(q);
+        }
     }
     cache.save();
     out
@@ -200,7 +213,10 @@ fn certified(
         }
         return Provenance::Claimed(why);
     }
-    match named.iter().try_for_each(|n| check_named(n, dir, cache)) {
+    match named
+        .iter()
+        .try_for_each(|n| check_named(n, dir, cache).map(|_| ()))
+    {
         Ok(()) => Provenance::Certified,
         Err(why) => {
             out.problems.push(format!("{q}: {why}"));
@@ -210,11 +226,12 @@ fn certified(
 }
 
 /// Checks one certificate: known to the cache (same question, part, CNF hash and certificate
-/// SHA-256, same checker), or checked now and then remembered.
+/// SHA-256, same checker), or checked now and then remembered. Returns the certificate's
+/// SHA-256: that of the bytes checked.
 ///
 /// # Errors
 /// A message naming the certificate and why it does not hold.
-pub fn check_named(n: &Named, dir: &Path, cache: &mut Cache) -> Result<(), String> {
+pub fn check_named(n: &Named, dir: &Path, cache: &mut Cache) -> Result<String, String> {
     check_certificate(n, dir, cache, true)
 }
 
@@ -223,46 +240,67 @@ pub fn check_named(n: &Named, dir: &Path, cache: &mut Cache) -> Result<(), Strin
 /// in all), so a 1 GB one takes about half a minute, once per content (see [`Cache`]).
 const ANNOUNCE_CERTIFICATE: u64 = 256 << 20;
 
-/// Checks one certificate; with `reuse`, one the cache knows is not checked again.
+/// Checks one certificate; with `reuse`, one the cache knows is not checked again. A file
+/// the cache knows by its stamp ([`cache::FileStamp`]) is not read; any other is read once,
+/// checked and hashed in the same pass, so the check the cache keeps is that of the bytes
+/// hashed. Returns the certificate's SHA-256.
 ///
 /// # Errors
-/// A message naming the certificate and why it does not hold.
+/// A message naming the certificate and why it does not hold (not a regular file
+/// included).
 pub fn check_certificate(
     n: &Named,
     dir: &Path,
     cache: &mut Cache,
     reuse: bool,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let path = dir.join(&n.certificate);
     let what = format!("part {} certificate {}", n.shard, n.certificate);
-    let sha = cache
-        .file_sha256(&path)
-        .map_err(|e| format!("{what}: cannot read it ({e})"))?;
-    let key = format!(
-        "sat {} {}-{}-{}-{} {} cnf {} certificate {sha} {CHECKER}",
-        n.question.formula,
-        n.question.target.piece,
-        n.question.target.square,
-        n.question.bits,
-        n.shard.index,
-        n.shard.count,
-        n.cnf_sha256
-    );
-    if reuse && cache.certificate(&key) {
-        return Ok(());
+    let cannot = |e: &dyn std::fmt::Display| format!("{what}: cannot read it ({e})");
+    let key = |sha: &str| {
+        format!(
+            "sat {} {}-{}-{}-{} {} cnf {} certificate {sha} {CHECKER}",
+            n.question.formula,
+            n.question.target.piece,
+            n.question.target.square,
+            n.question.bits,
+            n.shard.index,
+            n.shard.count,
+            n.cnf_sha256
+        )
+    };
+    if reuse {
+        let known = std::fs::canonicalize(&path).ok().and_then(|real| {
+            let meta = std::fs::metadata(&real).ok().filter(|m| m.is_file())?;
+            cache.known_sha256(&real, &cache::FileStamp::of(&meta))
+        });
+        if let Some(sha) = known.filter(|sha| cache.certificate(&key(sha))) {
+            input::note(&path, input::Kind::Certificate);
+            return Ok(sha);
+        }
     }
-    let len = std::fs::metadata(&path).map_or(0, |m| m.len());
-    if len >= ANNOUNCE_CERTIFICATE {
+    let file = input::open(&path, input::Kind::Certificate).map_err(|e| match e {
+        input::InputError::Io { error, .. } => cannot(&error),
+        e => format!("{what}: {e}"),
+    })?;
+    let before = file.metadata().map_err(|e| cannot(&e))?;
+    if before.len() >= ANNOUNCE_CERTIFICATE {
         crate::say!(
             "magichunt: checking {} ({} MiB compressed: about 30 s a GiB on one core); a check that passes is kept in the cache of checks",
             path.display(),
-            len >> 20
+            before.len() >> 20
         );
     }
-    crate::prove::recheck(n.question, n.shard, &path, &n.cnf_sha256)
-        .map_err(|e| format!("{what} does not check: {e}"))?;
-    cache.add_certificate(&key);
-    Ok(())
+    let stamp = cache::FileStamp::of(&before);
+    let after_file = file.try_clone().map_err(|e| cannot(&e))?;
+    let (_, sha) =
+        crate::prove::certificate::check_file(n.question, n.shard, file, &path, &n.cnf_sha256)
+            .map_err(|e| format!("{what} does not check: {e}"))?;
+    if let (Ok(real), Ok(after)) = (std::fs::canonicalize(&path), after_file.metadata()) {
+        cache.remember_sha256(&real, &stamp, &cache::FileStamp::of(&after), &sha);
+    }
+    cache.add_certificate(&key(&sha));
+    Ok(sha)
 }
 
 /// The residue of a part, checked against its record and its plan: `None` when the part
@@ -321,6 +359,18 @@ pub fn part_residue(x: &Exhaust, part: &PartWire) -> Result<Option<(Plan, Residu
     Ok(Some((plan, r)))
 }
 
+/// Whether this build may take the part `part` of `x` as searched: its residue fits its
+/// record, and the cache knows it searched in full here or audited (some of its blocks
+/// re-run and matching). A part recorded done that is not checked here is only claimed: it
+/// must not decide that a search is skipped.
+#[must_use]
+pub fn part_checked(x: &Exhaust, part: &PartWire, cache: &Cache) -> bool {
+    matches!(part_residue(x, part), Ok(Some(_)))
+        && cache
+            .part(&part_key(x, part))
+            .is_some_and(|c| c.run_here || !c.audited.is_empty())
+}
+
 /// The cache key of a part: its search, counts, best magic and residue, hashed.
 #[must_use]
 pub fn part_key(x: &Exhaust, part: &PartWire) -> String {
@@ -363,7 +413,8 @@ pub fn admit(
     dir: &Path,
     cache: &mut Cache,
     accept_claimed: bool,
-) -> Result<(), Refused> {
+) -> Result<Admitted, Refused> {
+    let mut admitted = Admitted::default();
     let refuse = |what: String, why: String| Refused {
         store: name.to_string(),
         what,
@@ -371,8 +422,9 @@ pub fn admit(
     };
     for x in store.sats() {
         for n in sat_named(x) {
-            check_named(&n, dir, cache)
+            let sha = check_named(&n, dir, cache)
                 .map_err(|why| refuse(format!("SAT settlement of {}", x.question), why))?;
+            admitted.certificates.insert(n.certificate.clone(), sha);
         }
     }
     let mut certified: Vec<Question> = Vec::new();
@@ -382,7 +434,9 @@ pub fn admit(
             None => {}
             Some(named) => {
                 for n in &named {
-                    check_named(n, dir, cache).map_err(|why| refuse(what.clone(), why))?;
+                    let sha =
+                        check_named(n, dir, cache).map_err(|why| refuse(what.clone(), why))?;
+                    admitted.certificates.insert(n.certificate.clone(), sha);
                 }
                 certified.push(p.question());
             }
@@ -434,7 +488,16 @@ pub fn admit(
         }
     }
     cache.save();
-    Ok(())
+    Ok(admitted)
+}
+
+/// What [`admit`] checked of a store it let in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Admitted {
+    /// The SHA-256 of every certificate it checked, by its path relative to the store's
+    /// folder: what a merge may copy ([`crate::prove::copy_certificates`] copies only these
+    /// bytes).
+    pub certificates: std::collections::BTreeMap<String, String>,
 }
 
 /// `proof that no 11-bit magic exists for rook a1` (black: `... black magic ...`).

@@ -1,11 +1,13 @@
-//! Helpers of the tests of issue 23 (`trust.rs`, `output_guard.rs`): a folder with its own
-//! cache of checks to run the binary in, and reading what it said.
+//! Helpers of the tests of issues 23 and 32 (`trust.rs`, `output_guard.rs`,
+//! `trust_inputs.rs`): a folder with its own cache of checks to run the binary in, a watchdog
+//! that kills a run that hangs (and measures its peak memory), and reading what it said.
 
 #![allow(dead_code)] // each test binary uses a part
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -34,6 +36,16 @@ impl Env {
             .args(args)
             .output()
             .expect("runs")
+    }
+
+    /// [`Env::mh`] under a watchdog: killed after `limit` (the test then fails, naming the
+    /// command, instead of hanging CI); also its peak memory (see [`Watched`]).
+    pub fn mh_watched(&self, args: &[&str], limit: Duration) -> Watched {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_magichunt"));
+        cmd.env("MAGICHUNT_CACHE", self.path("cache.json"))
+            .current_dir(self.dir.path())
+            .args(args);
+        watched(cmd, limit)
     }
 
     /// A copy of the shipped store and its certificates: `best.json`.
@@ -125,4 +137,74 @@ pub fn header_squares(header: &str, title: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// A run under a watchdog: what it wrote, and the most memory it held.
+pub struct Watched {
+    /// Its exit status and output.
+    pub output: Output,
+    /// Its peak resident memory in KiB (`VmHWM`, read while it ran), `None` where `/proc`
+    /// does not tell.
+    pub peak_kib: Option<u64>,
+}
+
+/// Runs `cmd` (stdin closed, stdout and stderr to files) and kills it after `limit`: a
+/// command that hangs fails the test, naming it. Its peak memory is read from
+/// `/proc/PID/status` while it runs.
+pub fn watched(mut cmd: Command, limit: Duration) -> Watched {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("out"), dir.path().join("err"));
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(fs::File::create(&out).unwrap())
+        .stderr(fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("runs");
+    let status_file = PathBuf::from(format!("/proc/{}/status", child.id()));
+    let start = Instant::now();
+    let mut peak: Option<u64> = None;
+    let status = loop {
+        if let Ok(text) = fs::read_to_string(&status_file) {
+            if let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = Some(peak.map_or(kib, |p| p.max(kib)));
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "hung: {cmd:?} still running after {limit:?}; stderr so far:\n{}",
+                fs::read_to_string(&err).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Watched {
+        output: Output {
+            status,
+            stdout: fs::read(&out).unwrap(),
+            stderr: fs::read(&err).unwrap(),
+        },
+        peak_kib: peak,
+    }
+}
+
+/// Makes a FIFO at `path` with `mkfifo`; `false` (and a note on stderr) where there is no
+/// `mkfifo`, so that the test can skip that case.
+pub fn mkfifo(path: &Path) -> bool {
+    let ok = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("SKIP: no mkfifo: the FIFO case of this test is not run");
+    }
+    ok
 }
