@@ -15,10 +15,10 @@
 //! use magichunt::settle::exhaustive::{run_part, PartConfig, PartOutcome, Whole};
 //! use magichunt::{Formula, Piece, Question, Target};
 //!
-//! // Bishop b8 at 3 bits: no magic exists, and a search of its whole period says so.
+//! // Bishop b8 at 2 bits: no magic exists, and a search of its whole period says so (52 M nodes).
 //! let dir = tempfile::tempdir()?;
 //! let b8 = Target::new(Piece::Bishop, "b8".parse()?);
-//! let cfg = PartConfig::new(Question::new(b8, 3, Formula::Plain)?, Shard::WHOLE, dir.path().join("s.json"));
+//! let cfg = PartConfig::new(Question::new(b8, 2, Formula::Plain)?, Shard::WHOLE, dir.path().join("s.json"));
 //! let PartOutcome::Ran(run) = run_part(&cfg, &Stop::new(), &mut Quiet)? else { panic!() };
 //! assert_eq!((run.ending, run.whole), (Ending::Finished, Some(Whole::NoneExists)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
