@@ -1,7 +1,6 @@
 //! The hunt: a rayon pool runs the tasks of each round; one coordinator thread owns the
 //! store, takes every result over a channel, offers verified magics to the store, records
-//! the work, checkpoints, and reports its progress to the caller's
-//! [`Progress`](crate::progress::Progress).
+//! the work, checkpoints, and reports its progress to the caller's [`Progress`].
 //!
 //! ```
 //! use magichunt::hunt::plan::{Objective, Select};

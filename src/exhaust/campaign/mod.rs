@@ -7,7 +7,7 @@
 //! - [`run`]: worker threads searching one part's tasks, credited in order;
 //! - [`estimate`]: the cost of a search projected from a random sample of its tasks, and
 //!   [`projection`], what `bench --estimate` reports of it;
-//! - [`bench`]: whole-period enumerations with known counts.
+//! - [`bench`](mod@bench): whole-period enumerations with known counts.
 //!
 //! One part searched into a store (resumed from its checkpoint, its proof recorded) is
 //! [`crate::settle::exhaustive`]: it reads and writes the store, whose records name this
