@@ -332,7 +332,14 @@ pub fn run_part(
     // Read without the lock first: a store that settles the question needs no lock. Only
     // proofs this build checked (or ships) settle it ([`crate::trust::vet_file`]).
     let mut cache = crate::trust::Cache::open();
-    let mut first = load(&cfg.store)?;
+    // Silently: the notes of a store read (records listed twice) come with the read under
+    // the lock.
+    let mut first = Store::read(&cfg.store)
+        .map_err(|source| PartError::Load {
+            name: name.clone(),
+            source,
+        })?
+        .0;
     crate::trust::vet_file(&mut first, &cfg.store, &mut cache);
     if let Some(done) = already(&first, cfg, &name, progress) {
         return Ok(done);
