@@ -89,6 +89,26 @@ impl Default for BenchConfig {
     }
 }
 
+/// The header of the table `magichunt bench` prints, one row per [`Figures`]
+/// ([`Figures::render_rows`]).
+#[must_use]
+pub fn header() -> String {
+    format!(
+        "{:>7} {:>14} {:>14} {:>8} {:>14} {:>8} {:>14} {:>14} {:>8} {:>9} {:>9}",
+        "threads",
+        "rook_a1_11/s",
+        "tested/s",
+        "checks",
+        "portfolio/s",
+        "checks",
+        "bishop_d4_8/s",
+        "tested/s",
+        "checks",
+        "all128_s",
+        "bred_s"
+    )
+}
+
 /// The figures of one thread count (medians).
 #[derive(Clone, Debug, Serialize)]
 pub struct Figures {
@@ -367,4 +387,28 @@ fn find_all_nested(targets: &[(Target, u32)], seed: u64) -> Result<f64, BenchErr
         }
     })?;
     Ok(start.elapsed().as_secs_f64())
+}
+impl Figures {
+    /// Its rows of the table `magichunt bench` prints (under [`header`]): the figures, then
+    /// the pool hunt's and the packer's.
+    #[must_use]
+    pub fn render_rows(&self) -> String {
+        format!(
+            "{:>7} {:>14.0} {:>14.0} {:>8.1} {:>14.0} {:>8.1} {:>14.0} {:>14.0} {:>8.1} {:>9.4} {:>9.3}\n{:>7} pool hunt, rook a1 at 12 bits under 2,400 slots: {:.0} candidates/s; packer, first-fit decreasing and 2,000 annealing steps of the built-in plain magics: {:.2} s\n",
+            self.threads,
+            self.rook_a1_11_per_s,
+            self.rook_a1_11_tested_per_s,
+            self.rook_a1_11_checks_per_tested,
+            self.rook_a1_11_portfolio_per_s,
+            self.rook_a1_11_portfolio_checks_per_tested,
+            self.bishop_d4_8_per_s,
+            self.bishop_d4_8_tested_per_s,
+            self.bishop_d4_8_checks_per_tested,
+            self.all128_s,
+            self.bishop_reduced_s,
+            "",
+            self.pool_rook_a1_12_per_s,
+            self.pack_2000_steps_s
+        )
+    }
 }

@@ -10,10 +10,13 @@
 //! other check trusts, the one index formula and verify ([`magic`]), the table format
 //! ([`table`]), the published data ([`published`]) and the results [`store`] (with the rule
 //! that says when bits are proven optimal), the search ([`search`]) and what runs it
-//! ([`hunt`], [`exhaust`], [`prove`]), the table layouts ([`layout`]: fancy, tight and packed),
-//! and what people read: [`export`] into an engine, [`compare`] with the records. The shipped
-//! best table is built in ([`shipped`]). The binary in `src/main.rs` only parses arguments and
-//! calls [`cli`].
+//! ([`hunt`], [`exhaust`], [`prove`]), a question settled into a store part by part
+//! ([`settle`]), the evidence checked here ([`trust`]), the table layouts ([`layout`]: fancy,
+//! tight and packed), and what people read: [`export`] into an engine, [`compare`] with the
+//! records. The shipped best table is built in ([`shipped`]); [`locate`] says which store a
+//! command works on, and a long call reports through [`progress::Progress`]. Every workflow
+//! of the binary is one library call (`examples/` runs three of them); the binary in
+//! `src/main.rs` only parses arguments and calls [`cli`], which prints.
 //!
 //! # A tour
 //!
@@ -103,15 +106,18 @@ pub mod hunt;
 pub mod input;
 pub mod interrupt;
 pub mod layout;
+pub mod locate;
 pub mod lock;
 pub mod magic;
 pub mod output;
 pub mod piece;
 pub mod pool;
+pub mod progress;
 pub mod prove;
 pub mod published;
 pub mod question;
 pub mod search;
+pub mod settle;
 pub mod shipped;
 pub mod size;
 pub mod square;

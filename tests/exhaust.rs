@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use magichunt::exhaust::shard::Shard;
+use magichunt::exhaust::campaign::shard::Shard;
 use magichunt::exhaust::{Plan, Searcher, Tally};
 use magichunt::store::Store;
 use magichunt::{magic, Piece, Square, Target};

@@ -520,7 +520,7 @@ fn a_closed_stderr_ends_no_run_with_a_panic() {
 /// store: it starts `results/mine.json` from it, and reading commands then read that one.
 #[test]
 fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
-    // A checkout: the shipped store and a Cargo.toml naming the package (see cli/stores.rs).
+    // A checkout: the shipped store and a Cargo.toml naming the package (see src/locate.rs).
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir(dir.path().join("results")).unwrap();
     fs::write(

@@ -12,8 +12,8 @@ mod sandbox;
 use std::fs;
 use std::path::Path;
 
-use magichunt::exhaust::residue::{block_len, blocks};
-use magichunt::exhaust::shard::Shard;
+use magichunt::exhaust::campaign::residue::{block_len, blocks};
+use magichunt::exhaust::campaign::shard::Shard;
 use magichunt::exhaust::Plan;
 use magichunt::{Piece, Square, Target};
 use sandbox::{header_squares, proven, refused, s, stdout, text, write_json, Env};

@@ -29,8 +29,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use magichunt::exhaust::residue::{Residue, Search, TaskResult};
-use magichunt::exhaust::shard::Shard;
+use magichunt::exhaust::campaign::residue::{Residue, Search, TaskResult};
+use magichunt::exhaust::campaign::shard::Shard;
 use magichunt::exhaust::{Plan, Searcher};
 use magichunt::pool::Pool;
 use magichunt::prove::certificate::Named;

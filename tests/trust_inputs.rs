@@ -18,8 +18,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use magichunt::exhaust::residue::{block_len, blocks};
-use magichunt::exhaust::shard::Shard;
+use magichunt::exhaust::campaign::residue::{block_len, blocks};
+use magichunt::exhaust::campaign::shard::Shard;
 use magichunt::exhaust::Plan;
 use magichunt::store::Store;
 use magichunt::{Piece, Square, Target};

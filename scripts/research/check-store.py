@@ -9,7 +9,7 @@ nodes exhaust entered there (its residue). This script compiles the C walk of th
 (scripts/research/topdown-check.c for high, trim-check.c for trim: each written from the
 definition, not from magichunt's code), feeds it
 the tasks of a few blocks at a time (the search order is exhaust's fixed scrambling, written
-again below from its description in src/exhaust/shard.rs), and compares each range's node
+again below from its description in src/exhaust/campaign/shard.rs), and compares each range's node
 count and magic count with the store's, so a disagreement is pinned to a few blocks. Each range's line is appended to the log (default
 results/checks/PIECE-SQUARE-BITS.txt) as soon as it is done, so an interrupted check resumes
 where it stopped, in this session or the next; ranges already in the log are not run again.

@@ -4,8 +4,8 @@
 use clap::Args;
 
 use super::Outcome;
-use crate::bench::{self, BenchConfig, Figures};
-use crate::exhaust::bench::{self as exhaust_bench, Figure, CASES};
+use crate::bench::{self, BenchConfig};
+use crate::exhaust::campaign::bench::{self as exhaust_bench, CASES};
 
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
@@ -51,20 +51,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         config.threads = vec![n as usize];
     }
     if !args.json {
-        println!(
-            "{:>7} {:>14} {:>14} {:>8} {:>14} {:>8} {:>14} {:>14} {:>8} {:>9} {:>9}",
-            "threads",
-            "rook_a1_11/s",
-            "tested/s",
-            "checks",
-            "portfolio/s",
-            "checks",
-            "bishop_d4_8/s",
-            "tested/s",
-            "checks",
-            "all128_s",
-            "bred_s"
-        );
+        println!("{}", bench::header());
     }
     for threads in config.threads.clone() {
         let one = BenchConfig {
@@ -75,95 +62,38 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
             if args.json {
                 println!("{}", serde_json::to_string(&f)?);
             } else {
-                print_row(&f);
+                print!("{}", f.render_rows());
             }
         }
     }
     Ok(Outcome::Success)
 }
 
-/// Runs `bench --exhaust`: one line per target as it finishes.
+/// Runs `bench --exhaust` (with `--threads N`: one thread against N): one line per target as
+/// it finishes.
 fn run_exhaust(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let reps = args.reps.unwrap_or(1) as usize;
-    if let Some(n) = args.threads {
-        return run_exhaust_scaling(args, n as usize, reps);
-    }
     if !args.json {
-        println!(
-            "{:<15} {:>6} {:>12} {:>8} {:>14} {:>9} {:>9} {:>12}",
-            "target", "period", "magics", "tightest", "partial", "wall_s", "cpu_s", "partial/s"
-        );
+        let header = match args.threads {
+            Some(_) => exhaust_bench::scaling_header(),
+            None => exhaust_bench::header(),
+        };
+        println!("{header}");
     }
     for case in CASES.iter().filter(|c| c.quick || !args.quick) {
-        let f = exhaust_bench::run_case(case, reps)?;
-        if args.json {
-            println!("{}", serde_json::to_string(&f)?);
-        } else {
-            print_exhaust_row(&f);
-        }
+        let (json, row) = match args.threads {
+            Some(n) => {
+                let s = exhaust_bench::run_scaling(case, n as usize, reps)?;
+                (serde_json::to_string(&s)?, s.render_row())
+            }
+            None => {
+                let f = exhaust_bench::run_case(case, reps)?;
+                (serde_json::to_string(&f)?, f.render_row())
+            }
+        };
+        println!("{}", if args.json { json } else { row });
     }
     Ok(Outcome::Success)
-}
-
-/// Runs `bench --exhaust --threads N`: one thread against N on every target.
-fn run_exhaust_scaling(args: &BenchArgs, threads: usize, reps: usize) -> anyhow::Result<Outcome> {
-    if !args.json {
-        println!(
-            "{:<15} {:>7} {:>9} {:>9} {:>8}",
-            "target", "threads", "one_s", "many_s", "speedup"
-        );
-    }
-    for case in CASES.iter().filter(|c| c.quick || !args.quick) {
-        let s = exhaust_bench::run_scaling(case, threads, reps)?;
-        if args.json {
-            println!("{}", serde_json::to_string(&s)?);
-        } else {
-            println!(
-                "{:<15} {:>7} {:>9.2} {:>9.2} {:>7.2}x",
-                s.target, s.threads, s.one_s, s.many_s, s.speedup
-            );
-        }
-    }
-    Ok(Outcome::Success)
-}
-
-fn print_exhaust_row(f: &Figure) {
-    let tightest = f.tightest.map_or("-".to_string(), |t| t.to_string());
-    let cpu = f.cpu_seconds.map_or("-".to_string(), |c| format!("{c:.2}"));
-    println!(
-        "{:<15} {:>6} {:>12} {:>8} {:>14} {:>9.2} {:>9} {:>12.3e}",
-        f.target,
-        format!("2^{}", f.period_bits),
-        f.magics,
-        tightest,
-        f.nodes,
-        f.seconds,
-        cpu,
-        f.nodes_per_s
-    );
-}
-
-fn print_row(f: &Figures) {
-    println!(
-        "{:>7} {:>14.0} {:>14.0} {:>8.1} {:>14.0} {:>8.1} {:>14.0} {:>14.0} {:>8.1} {:>9.4} {:>9.3}",
-        f.threads,
-        f.rook_a1_11_per_s,
-        f.rook_a1_11_tested_per_s,
-        f.rook_a1_11_checks_per_tested,
-        f.rook_a1_11_portfolio_per_s,
-        f.rook_a1_11_portfolio_checks_per_tested,
-        f.bishop_d4_8_per_s,
-        f.bishop_d4_8_tested_per_s,
-        f.bishop_d4_8_checks_per_tested,
-        f.all128_s,
-        f.bishop_reduced_s
-    );
-    println!(
-        "{:>7} pool hunt, rook a1 at 12 bits under 2,400 slots: {:.0} candidates/s; packer, first-fit decreasing and 2,000 annealing steps of the built-in plain magics: {:.2} s",
-        "",
-        f.pool_rook_a1_12_per_s,
-        f.pack_2000_steps_s
-    );
 }
 
 #[cfg(test)]

@@ -2,13 +2,15 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
+use std::io::Write as _;
+
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
-use crate::compare::{render_json, render_markdown, render_svg, render_text, Report, Theirs};
-use crate::output::{self, Writes};
-use crate::table::Table;
+use crate::compare::{
+    compare, render_json, render_markdown, render_svg, render_text, CompareConfig,
+};
+use crate::progress::Lines;
 
 /// Output style of `compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -59,59 +61,25 @@ pub struct CompareArgs {
 
 /// Runs `compare`.
 pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
-    let from = super::stores::for_reading(args.store.as_deref());
-    // The output guard, before the work and again as it is written: never the store it reads,
-    // never another store or packed table; through symlinks.
-    let guarded = from.guarded_path();
-    let svg = args.svg.as_ref().filter(|p| p.as_os_str() != "-");
-    if args.json && svg.is_none() && args.svg.is_some() {
+    let to_stdout = args.svg.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    if args.json && to_stdout {
         anyhow::bail!("--svg - and --json both write to stdout: give --svg a FILE");
     }
-    if let Some(path) = svg {
-        output::check(path, Writes::Other, &[&guarded])?;
-    }
-    if from.missing() && !args.allow_missing {
-        anyhow::bail!(
-            "no store at {} (a mistyped --store? --allow-missing compares an empty store)",
-            from.name()
-        );
-    }
-    let store = super::stores::load_counting(&from, args.count_claimed)?;
-    let theirs = if args.against == "published" {
-        Theirs::published()
-    } else {
-        let path = PathBuf::from(&args.against);
-        Theirs::from_table(&Table::read(&path)?, &args.against)
+    let cfg = CompareConfig {
+        store: args.store.clone(),
+        against: (args.against != "published").then(|| PathBuf::from(&args.against)),
+        packed: args.packed.clone(),
+        allow_missing: args.allow_missing,
+        count_claimed: args.count_claimed,
+        svg: args.svg.clone().filter(|_| !to_stdout),
     };
-    let mut packed = Vec::new();
-    for path in &args.packed {
-        let name = path.display().to_string();
-        let table = crate::layout::PackedTable::from_table(&Table::read_as(
-            path,
-            crate::input::Kind::PackedTable,
-        )?)
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        let fill = table.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        packed.push((name, table, fill));
-    }
-    let report = Report::with_packed(&store, &from.name(), &theirs, &packed);
-    let text = match (args.format, &args.svg) {
-        (_, Some(p)) if p.as_os_str() == "-" => render_svg(&report),
+    let report = compare(&cfg, &mut Lines::new(None))?;
+    let text = match args.format {
+        _ if to_stdout => render_svg(&report),
         _ if args.json => render_json(&report),
-        (Style::Text, _) => render_text(&report),
-        (Style::Markdown, _) => render_markdown(&report),
+        Style::Text => render_text(&report),
+        Style::Markdown => render_markdown(&report),
     };
-    if let Some(path) = svg {
-        output::write(
-            path,
-            render_svg(&report).as_bytes(),
-            Writes::Other,
-            &[&guarded],
-        )
-        .with_context(|| format!("cannot write {}", path.display()))?;
-        crate::say!("magichunt: drew both boards into {}", path.display());
-    }
-    use std::io::Write as _;
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(Outcome::Success)
 }

@@ -1,5 +1,6 @@
 //! `magichunt bench --estimate`: project what `exhaust` would cost from a random sample of its
-//! tasks (see [`crate::exhaust::estimate`]); `--full` also searches the whole period to check.
+//! tasks (see [`crate::exhaust::campaign::projection`]); `--full` also searches the whole period
+//! to check.
 
 use std::time::Duration;
 
@@ -7,14 +8,12 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Outcome;
-use crate::exhaust::estimate::{self, Estimate, EstimateConfig, Projection};
+use crate::exhaust::campaign::estimate::EstimateConfig;
+use crate::exhaust::campaign::projection::{project_question, render_line, to_json};
 use crate::exhaust::Order;
 use crate::interrupt::{install, Stop};
 use crate::piece::Target;
 use crate::question::{Formula, Question};
-
-/// Samples behind each coverage figure of `--full`.
-const COVERAGE_RUNS: u64 = 200;
 
 /// The arguments of the estimate mode of `bench`.
 #[derive(Debug, Args)]
@@ -83,124 +82,17 @@ pub(super) fn run(args: &EstimateArgs, json: bool) -> anyhow::Result<Outcome> {
         order: args.order,
     };
     for q in &args.questions {
-        let e = estimate::estimate(q.target, q.bits, &cfg, stop.flag());
-        let check = if args.full && !e.interrupted {
-            full_check(q, &e, args, stop.flag())
-        } else {
-            None
-        };
+        let (e, check) = project_question(q, &cfg, args.full, stop.flag());
         if json {
-            let mut v = serde_json::to_value(&e)?;
-            if let Some(c) = &check {
-                v["full"] = serde_json::to_value(c)?;
-            }
-            println!("{v}");
+            println!("{}", to_json(&e, check.as_ref())?);
         } else {
-            print_line(&e, check.as_ref());
+            println!("{}", render_line(&e, check.as_ref()));
         }
         if stop.requested() {
             return Ok(Outcome::Interrupted);
         }
     }
     Ok(Outcome::Success)
-}
-
-/// What `--full` measured.
-#[derive(serde::Serialize)]
-struct FullCheck {
-    cpu_s: f64,
-    nodes: u64,
-    cpu_in_interval: bool,
-    nodes_in_interval: bool,
-    coverage_nodes: f64,
-    coverage_runs: u64,
-}
-
-fn full_check(
-    q: &Question,
-    e: &Estimate,
-    args: &EstimateArgs,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Option<FullCheck> {
-    let plan = estimate::sampled_plan(q.target, q.bits, args.order, args.task_bits);
-    let all = estimate::full(&plan, stop)?;
-    let cpu_s: f64 = all.iter().map(|c| c.cpu_s).sum();
-    let nodes: u64 = all.iter().map(|c| c.nodes).sum();
-    let coverage_nodes =
-        estimate::coverage(&all, e.finished, COVERAGE_RUNS, args.seed, q.target, q.bits);
-    Some(FullCheck {
-        cpu_s,
-        nodes,
-        cpu_in_interval: e.cpu_s.contains(cpu_s),
-        nodes_in_interval: e.nodes.contains(nodes as f64),
-        coverage_nodes,
-        coverage_runs: COVERAGE_RUNS,
-    })
-}
-
-/// Seconds as `0.123 s`, `12.3 s`, `4.56 h` or `7.8e3 y` (CPU time of one thread).
-fn human(s: f64) -> String {
-    const HOUR: f64 = 3600.0;
-    const YEAR: f64 = 365.25 * 24.0 * HOUR;
-    if s < 10.0 {
-        format!("{s:.3} s")
-    } else if s < 1000.0 {
-        format!("{s:.1} s")
-    } else if s < 1e4 * HOUR {
-        format!("{:.3} h", s / HOUR)
-    } else {
-        format!("{:.3} y", s / YEAR)
-    }
-}
-
-fn interval(p: &Projection, f: &dyn Fn(f64) -> String) -> String {
-    match (p.lo, p.hi) {
-        (Some(lo), Some(hi)) => format!("{} [{}, {}]", f(p.total), f(lo), f(hi)),
-        _ => format!("{} [no interval]", f(p.total)),
-    }
-}
-
-fn print_line(e: &Estimate, check: Option<&FullCheck>) {
-    let sci = |x: f64| format!("{x:.4e}");
-    let mut line = format!(
-        "{}: period 2^{}, 2^{} tasks, {} order, {} of {} sampled tasks done ({:.3}% of the period), {:.1} CPU-s ({:.3e} s a task), {:.3e} nodes/s; projected CPU {}, nodes {}",
-        e.question,
-        e.period_bits,
-        e.task_bits,
-        e.order,
-        e.finished,
-        e.planned,
-        e.fraction * 100.0,
-        e.sample_cpu_s,
-        e.sample_cpu_s / e.finished.max(1) as f64,
-        e.nodes_per_s,
-        interval(&e.cpu_s, &human),
-        interval(&e.nodes, &sci),
-    );
-    if let Some(c) = e.cut.filter(|_| e.lower_bound) {
-        line += &format!(
-            "; LOWER BOUND: task {} cut off after {} and {:.3e} nodes, total CPU >= {} (95%)",
-            c.task,
-            human(c.cpu_s),
-            c.nodes as f64,
-            human(e.floor_cpu_s.unwrap_or(0.0))
-        );
-    }
-    if e.magics > 0 {
-        line += &format!("; {} magics met in the sample", e.magics);
-    }
-    if let Some(f) = check {
-        line += &format!(
-            "; measured CPU {} ({}), nodes {:.4e} ({}); node-interval coverage over {} samples {:.2}",
-            human(f.cpu_s),
-            if f.cpu_in_interval { "inside" } else { "OUTSIDE" },
-            f.nodes as f64,
-            if f.nodes_in_interval { "inside" } else { "OUTSIDE" },
-            f.coverage_runs,
-            f.coverage_nodes
-        );
-    }
-    println!("{line}");
 }
 
 #[cfg(test)]

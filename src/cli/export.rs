@@ -3,17 +3,12 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 
-use super::stores::Reading;
 use super::{formula_arg, Outcome};
-use crate::export::{render, Format, Layout, Options, Prefix, Source, Tables};
-use crate::layout::PackedTable;
-use crate::output::{self, Writes};
+use crate::export::{export, ExportConfig, Format, Layout, Options, Prefix};
+use crate::progress::Lines;
 use crate::question::Formula;
-use crate::store::Store;
-use crate::table::Table;
 
 /// Arguments of `export`.
 #[derive(Debug, Args)]
@@ -64,123 +59,22 @@ pub struct ExportArgs {
 
 /// Runs `export`.
 pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
-    // The store is read only when there is no --packed table (and said only then).
-    let from = match &args.packed {
-        Some(_) => None,
-        None => Some(super::stores::for_reading(args.store.as_deref())),
-    };
-    // Checked before the work, and again as it is written (the output guard): never the
-    // store or packed table it comes from (for the built-in table, the user's store it stands
-    // in for), never another store or packed table.
-    let source_path = match (&args.packed, &from) {
-        (Some(p), _) => p.clone(),
-        (None, Some(f)) => f.guarded_path(),
-        (None, None) => unreachable!("a store is read when no packed table is"),
-    };
-    let out = args.out.as_ref().filter(|p| p.as_os_str() != "-");
-    if let Some(path) = out {
-        output::check(path, Writes::Other, &[&source_path])?;
-    }
-    let layout = match (args.layout, args.tight) {
-        (Some(l), _) => l,
-        (None, true) => Layout::Tight,
-        (None, false) if args.packed.is_some() => Layout::Packed,
-        (None, false) => Layout::Fancy,
-    };
-    if args.packed.is_some() && layout != Layout::Packed {
-        anyhow::bail!("--packed exports a packed table as it is: --layout {layout} does not apply");
-    }
-    if args.format == Format::Json {
-        if args.with_lookup {
-            crate::say!("--with-lookup adds code to Rust and C only; the JSON export has none");
-        }
-        if args.prefix.is_some() {
-            crate::say!("--prefix names the Rust and C items only; the JSON export has none");
-        }
-    }
-    let (tables, source) = match (&args.packed, &from) {
-        (Some(path), _) => packed_tables(path)?,
-        (None, Some(from)) => store_tables(args, from, layout)?,
-        (None, None) => unreachable!("a store is read when no packed table is"),
-    };
-    let options = Options {
-        with_lookup: args.with_lookup,
-        prefix: args.prefix.clone().unwrap_or_default(),
-    };
-    let text = render(args.format, &tables, &source, &options);
-    match &out {
-        Some(path) => output::write(path, text.as_bytes(), Writes::Other, &[&source_path])
-            .map(|_| ())
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    crate::say!(
-        "{} layout, {} magics: {}",
-        match layout {
-            Layout::Fancy => "2^bits",
-            l => l.name(),
+    let cfg = ExportConfig {
+        store: args.store.clone(),
+        packed: args.packed.clone(),
+        allow_missing: args.allow_missing,
+        out: args.out.clone().filter(|p| p.as_os_str() != "-"),
+        layout: args.layout.or(args.tight.then_some(Layout::Tight)),
+        formula: args.formula,
+        count_claimed: args.count_claimed,
+        options: Options {
+            with_lookup: args.with_lookup,
+            prefix: args.prefix.clone().unwrap_or_default(),
         },
-        tables.formula,
-        tables.totals()
-    );
+        ..ExportConfig::new(args.format)
+    };
+    if let Some(text) = export(&cfg, &mut Lines::new(None))? {
+        std::io::stdout().lock().write_all(text.as_bytes())?;
+    }
     Ok(Outcome::Success)
-}
-
-/// The tables of the store's magics of `--formula` in `layout`, squares it lacks filled.
-fn store_tables(
-    args: &ExportArgs,
-    from: &Reading,
-    layout: Layout,
-) -> anyhow::Result<(Tables, Source)> {
-    let missing = from.missing();
-    if missing && !args.allow_missing {
-        anyhow::bail!(
-            "{}: no such store (--allow-missing exports popcount-filled tables from nothing)",
-            from.name()
-        );
-    }
-    let store = super::stores::load_counting(from, args.count_claimed)?;
-    if missing {
-        crate::say!(
-            "{}: no such store; every square is filled at popcount bits (--allow-missing)",
-            from.name()
-        );
-    }
-    let tables = Tables::build(&store, layout, args.formula)?;
-    for s in tables.filled() {
-        crate::say!(
-            "{}: not in the store{}; filled with a {}-bit magic {} found now",
-            s.entry.target,
-            match args.formula {
-                Formula::Plain => "",
-                Formula::Black => " as a black magic",
-            },
-            s.entry.bits,
-            crate::magic::format_magic(s.entry.magic)
-        );
-    }
-    if let Some(p) = &tables.packed {
-        crate::say!("packed by {}", p.how);
-    }
-    Ok((tables, Source::of(&store, &from.name())))
-}
-
-/// The tables of the packed table at `path`, checked as a whole first.
-fn packed_tables(path: &std::path::Path) -> anyhow::Result<(Tables, Source)> {
-    let shown = path.display().to_string();
-    let table = Table::read_as(path, crate::input::Kind::PackedTable)?;
-    let packed = PackedTable::from_table(&table)
-        .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
-    let fill = packed
-        .check()
-        .with_context(|| format!("{shown}: not a valid packed table, nothing exported"))?;
-    let source = Source::of_packed(&packed, &fill, &shown);
-    let tables = Tables::from_packed(
-        &packed,
-        fill,
-        &Store::new(),
-        format!("the packed table {}", source.name),
-    )
-    .with_context(|| format!("{shown}: cannot export it as a packed table"))?;
-    Ok((tables, source))
 }

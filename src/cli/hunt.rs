@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 
+use super::progress::Display;
 use super::Outcome;
 use crate::hunt::plan::{Objective, Select};
 use crate::hunt::{self, HuntConfig};
@@ -16,6 +17,9 @@ use crate::pool::{self, hunt::PoolHuntConfig};
 use crate::question::{Formula, Question};
 use crate::square::Square;
 use crate::timefmt::parse_duration;
+
+/// How often a log hears of a pool hunt's progress (a terminal sees it redrawn).
+const POOL_LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// Named selections of targets and bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -170,7 +174,6 @@ impl TryFrom<&HuntArgs> for HuntPlan {
             gap: a.gap,
             capacity: a.capacity,
             starts: a.starts.clone(),
-            quiet: a.quiet,
         }))
     }
 }
@@ -226,8 +229,7 @@ impl TryFrom<&HuntArgs> for HuntConfig {
             tries: a.tries,
             threads,
             seed,
-            store: super::stores::writing_path(a.store.as_deref())?,
-            quiet: a.quiet,
+            store: crate::locate::writing(a.store.as_deref())?,
             formula: a.formula,
             objective: match a.objective {
                 ObjectiveArg::Tight => Objective::Tight,
@@ -247,28 +249,25 @@ fn clock_seed() -> u64 {
     z % 1_000_000_000
 }
 
-/// Runs `hunt`.
+/// Runs `hunt`: exit 0 when done (every target finished, or `--time` or `--tries` ran out),
+/// 130 after Ctrl-C (saved either way).
 pub(super) fn run(args: &HuntArgs) -> anyhow::Result<Outcome> {
-    let cfg = match HuntPlan::try_from(args)? {
-        HuntPlan::Store(cfg) => cfg,
-        HuntPlan::Pool(cfg) => {
-            let stop = Stop::new();
+    let stop = Stop::new();
+    let (text, interrupted) = match HuntPlan::try_from(args)? {
+        HuntPlan::Store(cfg) => {
             interrupt::install(&stop)?;
-            let summary = pool::hunt::run(&cfg, &stop)?;
-            print!("{}", pool::hunt::summary_text(&summary));
-            return Ok(if summary.interrupted {
-                Outcome::Interrupted
-            } else {
-                Outcome::Success
-            });
+            let summary = hunt::run(&cfg, &stop, &mut Display::new(args.quiet, None))?;
+            (hunt::summary_text(&summary), summary.interrupted)
+        }
+        HuntPlan::Pool(cfg) => {
+            interrupt::install(&stop)?;
+            let mut display = Display::new(args.quiet, Some(POOL_LOG_EVERY));
+            let summary = pool::hunt::run(&cfg, &stop, &mut display)?;
+            (pool::hunt::summary_text(&summary), summary.interrupted)
         }
     };
-    super::stores::for_writing(&cfg.store)?;
-    let stop = Stop::new();
-    interrupt::install(&stop)?;
-    let summary = hunt::run(&cfg, &stop)?;
-    print!("{}", hunt::summary_text(&summary));
-    Ok(if summary.interrupted {
+    print!("{text}");
+    Ok(if interrupted {
         Outcome::Interrupted
     } else {
         Outcome::Success

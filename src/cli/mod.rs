@@ -12,11 +12,10 @@ mod exhaust;
 mod export;
 mod hunt;
 mod merge;
-mod merge_pool;
 mod pack;
+mod progress;
 mod prove;
 mod show;
-pub mod stores;
 mod verify;
 
 use clap::{Parser, Subcommand};

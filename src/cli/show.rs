@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{piece_arg, square_arg, Outcome};
-use crate::compare::SquareReport;
+use crate::compare::show;
 use crate::piece::{Piece, Target};
+use crate::progress::Lines;
 use crate::square::Square;
 
 /// Arguments of `show`.
@@ -32,12 +33,8 @@ pub struct ShowArgs {
 
 /// Runs `show`.
 pub(super) fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
-    let from = super::stores::for_reading(args.store.as_deref());
-    if from.missing() {
-        anyhow::bail!("no store at {} (a mistyped --store?)", from.name());
-    }
-    let store = super::stores::load_counting(&from, false)?;
-    let report = SquareReport::new(&store, &from.name(), Target::new(args.piece, args.square));
+    let target = Target::new(args.piece, args.square);
+    let report = show(args.store.as_deref(), target, &mut Lines::new(None))?;
     if args.json {
         print!("{}", report.to_json());
     } else {

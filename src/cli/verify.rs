@@ -3,13 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 
-use super::stores::Reading;
 use super::{formula_arg, magic_arg, piece_arg, square_arg, Outcome};
 use crate::piece::{Piece, Target};
-use crate::pool::file::read_json;
+use crate::progress::Lines;
 use crate::question::Formula;
 use crate::square::Square;
 use crate::verify::{MagicReport, TableReport};
@@ -51,66 +49,34 @@ pub struct VerifyArgs {
     json: bool,
 }
 
-/// Runs `verify`.
+/// Runs `verify`: exit 0 when the magic or every entry holds, 1 when one does not.
 pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
-    if let Some(path) = &args.file {
-        return verify_file(path, &args);
-    }
-    let (Some(piece), Some(square), Some(bits), Some(magic)) =
-        (args.piece, args.square, args.bits, args.magic)
-    else {
-        return match super::stores::for_reading(args.store.as_deref()) {
-            Reading::File(path) => verify_file(&path, &args),
-            Reading::BuiltIn => verify_bytes(
-                crate::shipped::JSON.as_bytes(),
-                std::path::Path::new(crate::shipped::NAME),
-                &args,
-            ),
-        };
+    let (text, valid) = match (args.piece, args.square, args.bits, args.magic) {
+        (Some(piece), Some(square), Some(bits), Some(magic)) => {
+            let target = Target::new(piece, square);
+            target.check_bits(bits)?;
+            let formula = args.formula.unwrap_or_default();
+            let report = MagicReport::check(target, bits, formula, magic);
+            let text = if args.json {
+                report.to_json()
+            } else {
+                report.render_text()
+            };
+            (text, report.is_valid())
+        }
+        _ => {
+            let (file, store) = (args.file.as_deref(), args.store.as_deref());
+            let report = TableReport::read(file, store, args.per_square, &mut Lines::new(None))?;
+            let text = if args.json {
+                report.to_json()
+            } else {
+                report.render_text()
+            };
+            (text, report.is_valid())
+        }
     };
-    let target = Target::new(piece, square);
-    target.check_bits(bits)?;
-    let report = MagicReport::check(target, bits, args.formula.unwrap_or_default(), magic);
-    print!(
-        "{}",
-        if args.json {
-            report.to_json()
-        } else {
-            report.render_text()
-        }
-    );
-    Ok(if report.is_valid() {
-        Outcome::Success
-    } else {
-        Outcome::Failure
-    })
-}
-
-/// `--file`: every entry of a table file (gunzipped when its name ends in `.gz`), and a
-/// packed table or a pool as a whole.
-fn verify_file(path: &std::path::Path, args: &VerifyArgs) -> anyhow::Result<Outcome> {
-    let bytes = read_json(path, crate::input::Kind::Other)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    verify_bytes(&bytes, path, args)
-}
-
-/// Every entry of the table text `bytes` (named `path`), then its slots used and spans, and a
-/// packed table or a pool as a whole.
-fn verify_bytes(
-    bytes: &[u8],
-    path: &std::path::Path,
-    args: &VerifyArgs,
-) -> anyhow::Result<Outcome> {
-    let report = TableReport::check(bytes, path, args.per_square)?;
-    print!(
-        "{}",
-        if args.json {
-            report.to_json()
-        } else {
-            report.render_text()
-        }
-    );
-    Ok(if report.is_valid() {
+    print!("{text}");
+    Ok(if valid {
         Outcome::Success
     } else {
         Outcome::Failure

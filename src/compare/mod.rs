@@ -24,6 +24,7 @@
 mod json;
 pub mod layouts;
 mod markdown;
+mod read;
 mod square;
 mod svg;
 mod text;
@@ -42,6 +43,7 @@ use crate::table::{Entry, Provenance, Table};
 pub use json::{render as render_json, SCHEMA_VERSION};
 pub use layouts::{layout_rows, usage_rows, LayoutRow, UsageRow};
 pub use markdown::render as render_markdown;
+pub use read::{compare, show, CompareConfig, CompareError};
 pub use square::{Evidence, ProofSource, SquareReport};
 pub use svg::render as render_svg;
 pub use text::render as render_text;

@@ -1,26 +1,38 @@
-//! Exhaustive search of one period of magics, low bits first: it proves that no magic exists,
-//! or counts every magic of the period.
+//! Exhaustive search of one period of magics: it proves that no magic exists, or counts every
+//! magic of the period.
 //!
 //! Only `m mod P` matters, where `P = 2^(64 - l)` and `l` is the lowest mask square: every
-//! blocker subset is a multiple of `2^l`. More precisely, a subset whose lowest square is `k`
-//! gets an index that depends only on `m mod 2^(64 - k)`. So the mask squares, taken from the
-//! highest down, cut the bits of `m` into *levels*: level `i` holds the bits of `m` from
-//! `64 - s_(i-1)` up to `64 - s_i` (with `s_(-1) = 64`), and fixing them determines the index
-//! of every subset whose lowest square is `s_i`. The search fixes level after level, places
-//! the newly determined subsets into the table and goes deeper only while no destructive
-//! collision appears. A collision prunes the whole subtree above it.
+//! blocker subset is a multiple of `2^l`. The period is searched as a tree whose nodes fix some
+//! bits of `m`; a destructive collision among the subsets whose indices those bits determine
+//! prunes the whole subtree. Three orders walk it, each an engine in this folder beside the
+//! others ([`Order`] chooses; the magics found never depend on it, the nodes do):
 //!
-//! The space is cut into *tasks*: the values of the lowest [`Plan::task_bits`] bits of `m`.
-//! Tasks are independent, deterministic and searched in a fixed order, so a part of the space
-//! (a shard, see [`shard`]) is a list of tasks and a checkpoint is a position in that list.
+//! - **low** ([`Order::Low`]), the lowest bits first. A subset whose lowest square is `k` gets
+//!   an index that depends only on `m mod 2^(64 - k)`, so the mask squares, taken from the
+//!   highest down, cut the bits of `m` into *levels*: level `i` holds the bits of `m` from
+//!   `64 - s_(i-1)` up to `64 - s_i` (with `s_(-1) = 64`), and fixing them determines the index
+//!   of every subset whose lowest square is `s_i`. The engines are `word.rs` (the table in one
+//!   machine word), `ring.rs` (larger tables, one residue class at a time) and the bit sets
+//!   they share, `bits.rs`. Fast on the rooks of ranks 5 to 8 and on bishops.
+//! - **high** ([`Order::High`], `topdown.rs`), the period's highest bits first, with the
+//!   carries of the unknown low bits bounded: a subset is fixed by its highest square. Fast on
+//!   the rooks of ranks 1 to 4.
+//! - **trim** ([`Order::Trim`], `trim.rs`), the high order with each node's window trimmed to
+//!   where every family of subsets has a compatible slot: fewer and cheaper nodes on the same
+//!   rooks.
+//!
+//! The space is cut into *tasks* ([`Plan::task_bits`] bits of `m`: the lowest in the low order,
+//! the period's highest in the others); a [`Searcher`] searches one task. Tasks are
+//! independent and deterministic, so the machinery that turns them into a campaign lives apart
+//! from the engines, in [`campaign`]: parts of the space and their cursors ([`campaign::shard`]),
+//! the evidence a part keeps ([`campaign::residue`]), the threads that run a part
+//! ([`campaign::run`]), the projection of a search's cost from a sample of its tasks
+//! ([`campaign::estimate`]) and the whole-period benchmarks ([`campaign::bench`]). A part
+//! searched into a store, resumable, its proof recorded, is [`crate::settle::exhaustive`].
 
-pub mod bench;
 mod bits;
-pub mod estimate;
-pub mod residue;
+pub mod campaign;
 mod ring;
-pub mod run;
-pub mod shard;
 mod topdown;
 mod trim;
 mod word;
@@ -512,7 +524,7 @@ pub fn search_all(plan: &Plan) -> Tally {
     let stop = AtomicBool::new(false);
     let mut s = Searcher::new(plan);
     let mut total = Tally::default();
-    let whole = shard::Shard::WHOLE;
+    let whole = campaign::shard::Shard::WHOLE;
     for j in 0..plan.tasks() {
         let tally = s
             .run_task(whole.task_at(j, plan.tasks()), &stop)

@@ -34,11 +34,13 @@ mod json;
 mod names;
 mod rust;
 mod tables;
+mod write;
 
 pub use escape::comment_text;
 pub use header::{content_sha256, file_name, header_lines, Source};
 pub use names::Prefix;
 pub use tables::{fill, Packed, Slot, Tables};
+pub use write::{export, ExportConfig, ExportFileError};
 
 use std::fmt::Write as _;
 

@@ -1,11 +1,12 @@
 //! The hunt: a rayon pool runs the tasks of each round; one coordinator thread owns the
 //! store, takes every result over a channel, offers verified magics to the store, records
-//! the work, checkpoints, and draws the progress.
+//! the work, checkpoints, and reports its progress to the caller's [`Progress`].
 //!
 //! ```
 //! use magichunt::hunt::plan::{Objective, Select};
 //! use magichunt::hunt::{run, HuntConfig};
 //! use magichunt::interrupt::Stop;
+//! use magichunt::progress::Quiet;
 //! use magichunt::store::Store;
 //! use magichunt::{Formula, Piece, Target};
 //!
@@ -22,9 +23,8 @@
 //!     threads: 1,
 //!     seed: 42,
 //!     store: dir.path().join("store.json"),
-//!     quiet: true,
 //! };
-//! let summary = run(&cfg, &Stop::new())?;
+//! let summary = run(&cfg, &Stop::new(), &mut Quiet)?;
 //! // The first find, then tighter ones at the floor (a smaller highest index is better).
 //! assert!(!summary.improvements.is_empty());
 //! // The store on disk holds the magic, verified again on load.
@@ -55,9 +55,10 @@ use crate::table::wire::MethodWire;
 use crate::table::Entry;
 use crate::timefmt::{self, format_duration, now_rfc3339};
 
+use crate::progress::Progress;
 use alloc::Payoff;
 use plan::{plan_for, Objective, PlanError, Select};
-use progress::{Line, Overall, Progress};
+use progress::{status_lines, Line, Overall};
 use schedule::{Done, Schedule, Task};
 
 /// Checkpoint at least this often.
@@ -82,10 +83,9 @@ pub struct HuntConfig {
     pub threads: usize,
     /// The run's seed.
     pub seed: u64,
-    /// The store.
+    /// The store (the default store is started from the shipped one when it does not exist:
+    /// [`crate::locate::start`]).
     pub store: PathBuf,
-    /// No bars: plain lines.
-    pub quiet: bool,
 }
 
 /// Why a hunt could not run or save.
@@ -106,6 +106,9 @@ pub enum HuntError {
     /// The worker pool could not start.
     #[error("cannot start the worker pool: {0}")]
     Pool(#[from] rayon::ThreadPoolBuildError),
+    /// The default store could not be started.
+    #[error(transparent)]
+    Start(#[from] crate::locate::LocateError),
 }
 
 /// A magic stored by this run.
@@ -150,13 +153,20 @@ thread_local! {
 }
 
 /// Runs a hunt until every target is finished, `--time` runs out, or `stop` is set.
-/// Takes the store's lock, loads it (every entry verified), hunts, checkpoints, saves.
+/// Starts the default store when it does not exist yet, takes the store's lock, loads it
+/// (every entry verified), hunts, checkpoints, saves; notes, new bests and the status go to
+/// `progress`.
 ///
 /// # Errors
 /// [`HuntError`]: the store is in use or refused (the file untouched), the selection is
 /// impossible, or a save failed.
-pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
+pub fn run(
+    cfg: &HuntConfig,
+    stop: &Stop,
+    progress: &mut dyn Progress,
+) -> Result<Summary, HuntError> {
     let start = Instant::now();
+    crate::locate::start(&cfg.store, progress)?;
     // Refuse a bad store or an impossible selection before touching anything.
     let plan =
         |store: &Store| plan_for(store, &cfg.targets, cfg.select, cfg.formula, cfg.objective);
@@ -172,7 +182,6 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
     crate::trust::vet_file(&mut store, real, &mut crate::trust::Cache::open());
     let the_plan = plan(&store)?;
     let run_id = format!("{}-{}-{}", now_rfc3339(), cfg.seed, std::process::id());
-    let mut progress = Progress::new(cfg.quiet);
     if new_store {
         // First, so that a mistyped --store is seen at once.
         progress.note(&format!(
@@ -315,10 +324,10 @@ pub fn run(cfg: &HuntConfig, stop: &Stop) -> Result<Summary, HuntError> {
                 store.save(real)?;
                 last_save = Instant::now();
             }
-            progress.update(
+            progress.status(&status_lines(
                 &overall(start, deadline, tried, improvements.len(), &sched),
                 &lines(&sched, &store, cfg.formula),
-            );
+            ));
         }
         let done: Vec<Done> = done.into_iter().flatten().collect();
         let found: Vec<(Target, u64)> = found.into_iter().flatten().collect();
@@ -392,7 +401,7 @@ pub fn summary_text(s: &Summary) -> String {
         if s.interrupted { "interrupted" } else { "done" },
         format_duration(s.elapsed),
         s.tried,
-        progress::human(s.tried as f64 / secs),
+        crate::progress::human(s.tried as f64 / secs),
         s.improvements.len(),
         if s.improvements.is_empty() { "" } else { ":" }
     ));

@@ -32,6 +32,7 @@ use crate::interrupt::Stop;
 use crate::layout::Pattern;
 use crate::lock::{LockError, StoreLock};
 use crate::magic::Verified;
+use crate::progress::Progress;
 use crate::question::Question;
 use crate::search::descend::descend;
 use crate::search::{
@@ -46,6 +47,9 @@ pub const SLICE: u64 = 1 << 18;
 
 /// Checkpoint at least this often.
 const CHECKPOINT: Duration = Duration::from_secs(30);
+
+/// The status goes to the caller about this often.
+const STATUS: Duration = Duration::from_secs(1);
 
 /// A validated pool hunt.
 #[derive(Clone, Debug)]
@@ -69,8 +73,6 @@ pub struct PoolHuntConfig {
     /// A table whose magics of the questions hunted also start descents; magics with their
     /// slot patterns are never taken (what the pool gets is new).
     pub starts: Option<PathBuf>,
-    /// Plain lines instead of a redrawn status line.
-    pub quiet: bool,
 }
 
 /// Why a pool hunt could not run or save.
@@ -138,21 +140,26 @@ struct Msg {
 }
 
 /// Runs a pool hunt until `--time` or `--tries` runs out or `stop` is set: takes the pool's
-/// lock, loads it (every magic verified), hunts, checkpoints, saves.
+/// lock, loads it (every magic verified), hunts, checkpoints, saves; notes and a status line
+/// (about once a second) go to `progress`.
 ///
 /// # Errors
 /// [`PoolHuntError`]: the pool is in use or refused (the file untouched), or a save failed.
-pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntError> {
+pub fn run(
+    cfg: &PoolHuntConfig,
+    stop: &Stop,
+    progress: &mut dyn Progress,
+) -> Result<PoolSummary, PoolHuntError> {
     let start = Instant::now();
     let lock = StoreLock::acquire(&cfg.pool)?;
     let real = lock.store().to_path_buf();
     let mut pool = if real.exists() {
         Pool::read(&real)?
     } else {
-        crate::say!(
+        progress.note(&format!(
             "magichunt: no pool at {}: starting a new one there",
             cfg.pool.display()
-        );
+        ));
         Pool::new(
             cfg.gap.unwrap_or(super::DEFAULT_GAP),
             cfg.capacity.unwrap_or(super::DEFAULT_CAPACITY),
@@ -220,7 +227,7 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
         .iter()
         .map(|&q| (q, pool.members(q).first().map(|m| (m.footprint, m.slots))))
         .collect();
-    crate::say!(
+    progress.note(&format!(
         "magichunt: hunting few-slot magics for {} question{} on {} threads, seed {} (--seed {} reproduces it), pool {} ({} magics, gap {}, {} per question)",
         cfg.questions.len(),
         if cfg.questions.len() == 1 { "" } else { "s" },
@@ -231,7 +238,7 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
         pool.len(),
         pool.gap,
         pool.capacity
-    );
+    ));
     // Resume: every question starts past the streams its pool records.
     let mut streams: Vec<u64> = cfg
         .questions
@@ -331,21 +338,14 @@ pub fn run(cfg: &PoolHuntConfig, stop: &Stop) -> Result<PoolSummary, PoolHuntErr
                 save(&pool)?;
                 last_save = Instant::now();
             }
-            if last_line.elapsed() >= Duration::from_secs(if cfg.quiet { 60 } else { 2 }) {
-                let line = status(&pool, cfg, start, tried, added);
-                if cfg.quiet {
-                    crate::say!("{line}");
-                } else {
-                    crate::say_inline!("\r{line}\x1b[K");
-                }
+            if last_line.elapsed() >= STATUS {
+                progress.status(&[status(&pool, cfg, start, tried, added)]);
                 last_line = Instant::now();
             }
         }
     }
     save(&pool)?;
-    if !cfg.quiet {
-        crate::say_inline!("\r\x1b[K");
-    }
+    progress.finish();
     drop(lock);
     Ok(PoolSummary {
         added,
@@ -528,7 +528,7 @@ fn status(pool: &Pool, cfg: &PoolHuntConfig, start: Instant, tried: u64, added: 
     format!(
         "magichunt: {}: {} candidates, {} magics taken, pool {} magics; best of the {held} questions held: footprint {fp}, slots {slots}",
         format_duration(start.elapsed()),
-        crate::hunt::progress::human(tried as f64),
+        crate::progress::human(tried as f64),
         added,
         pool.len()
     )

@@ -15,6 +15,8 @@
 
 pub mod file;
 pub mod hunt;
+pub mod merge;
+pub mod pack;
 #[cfg(test)]
 mod tests;
 

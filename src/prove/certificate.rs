@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::lrat::{self, Checked};
 use super::{cnf_of, cube, io_err, sha256, ProveError};
-use crate::exhaust::shard::Shard;
+use crate::exhaust::campaign::shard::Shard;
 use crate::input::{self, Kind};
 use crate::output::{self, Writes};
 use crate::question::{Formula, Question};

@@ -8,7 +8,7 @@
 //! its certificate stands alone.
 //!
 //! ```
-//! use magichunt::exhaust::shard::Shard;
+//! use magichunt::exhaust::campaign::shard::Shard;
 //! use magichunt::interrupt::Stop;
 //! use magichunt::prove::{settle, Limits, Verdict};
 //! use magichunt::{Formula, Piece, Question, Target};
@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 use flate2::write::GzEncoder;
 use sha2::{Digest, Sha256};
 
-use crate::exhaust::shard::Shard;
+use crate::exhaust::campaign::shard::Shard;
 use crate::interrupt::Stop;
 use crate::magic::{self, format_magic, Verified};
 use crate::output::{self, Writes};

@@ -11,7 +11,7 @@ use super::wire::{EffortWire, EntryWire, ExhaustWire, MethodRecord, ProofWire};
 use super::{check_count, check_seconds, Claim, Effort, Entry, Exhaust, Proof};
 use crate::attacks::Occupancies;
 use crate::error::TableError;
-use crate::exhaust::residue;
+use crate::exhaust::campaign::residue;
 use crate::magic::{self, format_magic, parse_magic};
 use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
@@ -275,7 +275,7 @@ impl Ctx<'_> {
             check_count("nodes", p.nodes).map_err(part)?;
             check_seconds("seconds", p.seconds).map_err(part)?;
             if let Some(r) = p.residue.as_ref().filter(|r| r.scheme == residue::SCHEME) {
-                let shard = crate::exhaust::shard::Shard {
+                let shard = crate::exhaust::campaign::shard::Shard {
                     index: p.shard,
                     count: w.shards,
                 };

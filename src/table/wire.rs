@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use crate::exhaust::residue::ResidueWire;
+pub use crate::exhaust::campaign::residue::ResidueWire;
 
 /// A whole table file: results store, published table or JSON export.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -225,7 +225,7 @@ pub struct PartWire {
     /// The best magic of the part (tightest highest index), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best: Option<String>,
-    /// The part's evidence (see `exhaust::residue`); absent in parts written before it.
+    /// The part's evidence (see `exhaust::campaign::residue`); absent in parts written before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub residue: Option<ResidueWire>,
     /// Other fields, kept.

@@ -8,8 +8,8 @@
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::exhaust::residue::{BlockSum, Residue};
-use crate::exhaust::run::{run_part, Ending, PartState, RunConfig, REPORT};
+use crate::exhaust::campaign::residue::{BlockSum, Residue};
+use crate::exhaust::campaign::run::{run_part, Ending, PartState, RunConfig, REPORT};
 use crate::exhaust::Plan;
 use crate::interrupt::Stop;
 use crate::table::wire::PartWire;
@@ -251,8 +251,8 @@ pub fn done_part_stands(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exhaust::residue::{Search, TaskResult};
-    use crate::exhaust::shard::Shard;
+    use crate::exhaust::campaign::residue::{Search, TaskResult};
+    use crate::exhaust::campaign::shard::Shard;
     use crate::exhaust::Searcher;
     use crate::{Piece, Square, Target};
     use std::sync::atomic::AtomicBool;

@@ -4,7 +4,7 @@
 //! and the export header) only once its evidence was checked here ([`vet`]):
 //! - a SAT proof by its certificates: the CNF of each part rebuilt, its SHA-256 compared with
 //!   the recorded one, the LRAT certificate checked by [`crate::prove::lrat`];
-//! - an exhaustive proof by its residues ([`crate::exhaust::residue`]): every part searched in
+//! - an exhaustive proof by its residues ([`crate::exhaust::campaign::residue`]): every part searched in
 //!   full on this machine, or audited by [`audit`] (blocks of it re-run, and they matched),
 //!   on top of residues that fit their records.
 //!
@@ -16,13 +16,16 @@
 //! an audit re-runs some of it.
 
 pub mod audit;
+mod audit_store;
 pub mod cache;
+mod counting;
+mod merge;
 pub mod report;
 
 use std::path::Path;
 
-use crate::exhaust::residue::{Residue, Search};
-use crate::exhaust::shard::{Cursor, Shard};
+use crate::exhaust::campaign::residue::{Residue, Search};
+use crate::exhaust::campaign::shard::{Cursor, Shard};
 use crate::exhaust::Plan;
 use crate::prove::certificate::{proof_certificates, Named};
 use crate::prove::lrat::CHECKER;
@@ -31,7 +34,10 @@ use crate::store::Store;
 use crate::table::sat::{Sat, SatAnswer};
 use crate::table::wire::PartWire;
 use crate::table::{Exhaust, Proof, Provenance};
+pub use audit_store::{audit_store, AuditConfig, AuditError};
 pub use cache::Cache;
+pub use counting::load_counting;
+pub use merge::{merge, MergeConfig, MergeError, Merged};
 
 use crate::input;
 

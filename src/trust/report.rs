@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::exhaust::shard::Shard;
+use crate::exhaust::campaign::shard::Shard;
 use crate::question::Question;
 use crate::timefmt::format_duration;
 

@@ -45,6 +45,14 @@ pub enum VerifyError {
     /// A packed table whose layout fields are malformed.
     #[error(transparent)]
     Layout(#[from] LayoutError),
+    /// The file cannot be read.
+    #[error("cannot read {path}")]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: TableError,
+    },
 }
 
 /// One magic checked against the slow reference.
@@ -270,6 +278,39 @@ pub struct TableReport {
 }
 
 impl TableReport {
+    /// Reads and checks the table `magichunt verify` checks: the file `file` (gunzipped when
+    /// its name ends in `.gz`), else the store `store` names as a reading command reads it
+    /// ([`crate::locate::for_reading`]: the built-in table when there is no store); see
+    /// [`TableReport::check`].
+    ///
+    /// # Errors
+    /// The file cannot be read, or [`TableReport::check`] refuses it.
+    pub fn read(
+        file: Option<&Path>,
+        store: Option<&Path>,
+        per_square: bool,
+        progress: &mut dyn crate::progress::Progress,
+    ) -> Result<TableReport, VerifyError> {
+        let path = match file {
+            Some(p) => p.to_path_buf(),
+            None => match crate::locate::for_reading(store, progress) {
+                crate::locate::Reading::File(p) => p,
+                crate::locate::Reading::BuiltIn => {
+                    let name = Path::new(crate::shipped::NAME);
+                    return TableReport::check(crate::shipped::JSON.as_bytes(), name, per_square);
+                }
+            },
+        };
+        let bytes =
+            crate::pool::file::read_json(&path, crate::input::Kind::Other).map_err(|source| {
+                VerifyError::Read {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+        TableReport::check(&bytes, &path, per_square)
+    }
+
     /// Checks every entry of the table text `bytes` (named `path`), then, when all hold, its
     /// slots used and spans (each entry's with `per_square`), and a pool or a packed table as a
     /// whole.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::residue::{Residue, TaskResult};
 use super::shard::Shard;
-use super::{Plan, Searcher, Tally};
+use crate::exhaust::{Plan, Searcher, Tally};
 use crate::interrupt::Stop;
 
 /// The progress of one part: what a checkpoint saves.
@@ -248,8 +248,8 @@ pub fn run_part(
 
 #[cfg(test)]
 mod tests {
+    use super::super::residue::Search;
     use super::*;
-    use crate::exhaust::residue::Search;
     use crate::{Piece, Square, Target};
 
     #[test]

@@ -1,4 +1,5 @@
-//! Which store a command works on when `--store` is not given.
+//! Which store a command works on when `--store` is not given: [`for_reading`] and
+//! [`writing`], and [`start`], which starts the user's own store from the shipped one.
 //!
 //! **Inside a checkout** (the current folder is the root of a magichunt repository: it holds
 //! `results/best.json` and a `Cargo.toml` whose package is `magichunt`), the shipped store
@@ -27,8 +28,9 @@ use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
-
+use crate::error::TableError;
+use crate::output::{self, OutputError, Writes};
+use crate::progress::Progress;
 use crate::store::Store;
 
 /// The default `--store` inside a checkout: the user's own store, not tracked by git.
@@ -42,6 +44,45 @@ pub const STORE_ENV: &str = "MAGICHUNT_STORE";
 
 /// The file name of the user's own store in the data folder.
 pub const USER_STORE: &str = "mine.json";
+
+/// Why a store could not be found, read or started.
+#[derive(Debug, thiserror::Error)]
+pub enum LocateError {
+    /// No store was named and there is no folder to keep one in.
+    #[error(
+        "found no folder for your store (HOME is not set): give --store PATH or set {STORE_ENV}"
+    )]
+    NoFolder,
+    /// The store does not load.
+    #[error("cannot use {path}")]
+    Load {
+        /// The store.
+        path: PathBuf,
+        /// Why.
+        source: TableError,
+    },
+    /// The shipped store could not be read to start the user's store.
+    #[error("reading {SHIPPED_STORE}")]
+    ReadShipped(#[source] crate::input::InputError),
+    /// The folder of a new store could not be created.
+    #[error("cannot create the folder of {path}")]
+    Folder {
+        /// The store.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The new store could not be written.
+    #[error("starting {path} from {from}")]
+    Start {
+        /// The store.
+        path: PathBuf,
+        /// What it was to be a copy of.
+        from: &'static str,
+        /// Why.
+        source: OutputError,
+    },
+}
 
 /// Whether the current folder is the root of a magichunt checkout: it holds the shipped
 /// store and a `Cargo.toml` whose `[package]` is named `magichunt`.
@@ -147,12 +188,14 @@ impl Reading {
     /// Loads it (a missing file is an empty store, as [`Store::load`] reads it).
     ///
     /// # Errors
-    /// The file does not load.
-    pub fn load(&self) -> anyhow::Result<Cow<'static, Store>> {
+    /// [`LocateError::Load`]: the file does not load.
+    pub fn load(&self) -> Result<Cow<'static, Store>, LocateError> {
         match self {
             Reading::File(p) => {
-                let store =
-                    Store::load(p).with_context(|| format!("cannot use {}", p.display()))?;
+                let store = Store::load(p).map_err(|source| LocateError::Load {
+                    path: p.clone(),
+                    source,
+                })?;
                 // Its certificates are what its proofs stand on: no output replaces them.
                 crate::prove::certificate::note_inputs(&store, p);
                 Ok(Cow::Owned(store))
@@ -164,9 +207,8 @@ impl Reading {
 
 /// The store a reading command reads: `given` (the `--store` flag) as it is, unless it is the
 /// default store; the default store when it exists; else the shipped store (in a checkout) or
-/// the built-in table (elsewhere, said in one line on stderr).
-#[must_use]
-pub fn for_reading(given: Option<&Path>) -> Reading {
+/// the built-in table (elsewhere, said in one note to `progress`).
+pub fn for_reading(given: Option<&Path>, progress: &mut dyn Progress) -> Reading {
     let default = default_store();
     match given {
         Some(p) if default.as_deref() != Some(p) => return Reading::File(p.to_path_buf()),
@@ -178,7 +220,7 @@ pub fn for_reading(given: Option<&Path>) -> Reading {
     if in_checkout() {
         return Reading::File(PathBuf::from(SHIPPED_STORE));
     }
-    crate::say!(
+    progress.note(&format!(
         "magichunt: reading the table built into magichunt {} (a copy of its {SHIPPED_STORE}); {}",
         env!("CARGO_PKG_VERSION"),
         match user_store() {
@@ -188,114 +230,73 @@ pub fn for_reading(given: Option<&Path>) -> Reading {
             ),
             _ => format!("--store or {STORE_ENV} names a store of your own"),
         }
-    );
+    ));
     Reading::BuiltIn
 }
 
 /// The store a writing command writes: `given` (the `--store` flag), else the default store.
 ///
 /// # Errors
-/// No `--store`, no `MAGICHUNT_STORE`, outside a checkout and no data folder (no `HOME`).
-pub fn writing_path(given: Option<&Path>) -> anyhow::Result<PathBuf> {
+/// [`LocateError::NoFolder`]: no `--store`, no `MAGICHUNT_STORE`, outside a checkout and no
+/// data folder (no `HOME`).
+pub fn writing(given: Option<&Path>) -> Result<PathBuf, LocateError> {
     match given {
         Some(p) => Ok(p.to_path_buf()),
-        None => default_store().with_context(|| {
-            format!("found no folder for your store (HOME is not set): give --store PATH or set {STORE_ENV}")
-        }),
+        None => default_store().ok_or(LocateError::NoFolder),
     }
 }
 
-/// Before a writing command: when `store` is the default store and does not exist yet,
-/// start it (written atomically, its folder created) as a copy of the shipped store in a
-/// checkout, or of the built-in table elsewhere, and say so on stderr.
+/// Before a command writes `store`: when it is the default store and does not exist yet,
+/// starts it (written atomically, its folder created) as a copy of the shipped store in a
+/// checkout, or of the built-in table elsewhere, and says so to `progress`. Any other store
+/// is left as it is (a missing one is a new, empty store).
 ///
 /// # Errors
 /// The shipped store cannot be read, or the copy cannot be written.
-pub fn for_writing(store: &Path) -> anyhow::Result<()> {
+pub fn start(store: &Path, progress: &mut dyn Progress) -> Result<(), LocateError> {
     if default_store().as_deref() != Some(store) || store.exists() {
         return Ok(());
     }
     let shown = store.display();
+    let start_err = |from| {
+        move |source| LocateError::Start {
+            path: store.to_path_buf(),
+            from,
+            source,
+        }
+    };
     if in_checkout() {
         let bytes = crate::input::read(
             Path::new(SHIPPED_STORE),
             crate::input::Kind::Other,
             crate::input::MAX_TABLE_BYTES,
         )
-        .with_context(|| format!("reading {SHIPPED_STORE}"))?;
-        crate::output::write(store, &bytes, crate::output::Writes::Store, &[])
-            .with_context(|| format!("starting {shown} from {SHIPPED_STORE}"))?;
+        .map_err(LocateError::ReadShipped)?;
+        output::write(store, &bytes, Writes::Store, &[]).map_err(start_err(SHIPPED_STORE))?;
         let git = if store == Path::new(DEFAULT_STORE) {
             "; git does not track it"
         } else {
             ""
         };
-        crate::say!(
+        progress.note(&format!(
             "magichunt: started {shown} from the shipped {SHIPPED_STORE} (your runs go there{git})"
-        );
+        ));
         return Ok(());
     }
     if let Some(dir) = store.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the folder of {shown}"))?;
+        std::fs::create_dir_all(dir).map_err(|source| LocateError::Folder {
+            path: store.to_path_buf(),
+            source,
+        })?;
     }
     let json = crate::shipped::store().to_json();
-    crate::output::write(store, json.as_bytes(), crate::output::Writes::Store, &[])
-        .with_context(|| format!("starting {shown} from the built-in table"))?;
-    crate::say!(
+    output::write(store, json.as_bytes(), Writes::Store, &[])
+        .map_err(start_err("the built-in table"))?;
+    progress.note(&format!(
         "magichunt: started {shown} from the table built into magichunt {} (your runs go there)",
         env!("CARGO_PKG_VERSION")
-    );
+    ));
     Ok(())
-}
-
-/// Loads the store a counting command (`compare`, `export`) reads: a store file's proofs
-/// have their evidence checked ([`crate::trust::vet`], with the user's cache), each failing
-/// check said on stderr; the built-in table's proofs are not checked here (its certificates
-/// are not built in), so they count as claimed. The count takes checked proofs only, or
-/// every recorded proof with `count_claimed`. A missing file is an empty store.
-///
-/// # Errors
-/// When the store cannot be loaded.
-pub fn load_counting(from: &Reading, count_claimed: bool) -> anyhow::Result<Cow<'static, Store>> {
-    let mut store = from.load()?;
-    if let Reading::File(path) = from {
-        if path.exists() {
-            let mut cache = crate::trust::Cache::open();
-            let vetted = crate::trust::vet_file(store.to_mut(), path, &mut cache);
-            let problems = vetted.problems;
-            // A store copied away from its certificates (the user's store started from the
-            // built-in table) would list dozens: the first few, then how many more.
-            const SHOWN: usize = 3;
-            for p in problems.iter().take(SHOWN) {
-                crate::say!(
-                    "magichunt: {}: a proof does not hold, so it is not counted: {p}",
-                    path.display()
-                );
-            }
-            if problems.len() > SHOWN {
-                crate::say!(
-                    "magichunt: {}: {} more proofs do not hold and are not counted (`magichunt audit --store {}` names each)",
-                    path.display(),
-                    problems.len() - SHOWN,
-                    path.display()
-                );
-            }
-            // Not a failure: the proofs were made elsewhere, and their evidence is there.
-            if let Some((q, why)) = vetted.absent.first() {
-                crate::say!(
-                    "magichunt: {}: {} SAT proofs have no certificate beside the store, so they count as claimed ({q}: {why}{}); a checkout's results/proofs/ holds the shipped ones",
-                    path.display(),
-                    vetted.absent.len(),
-                    if vetted.absent.len() > 1 { ", ..." } else { "" }
-                );
-            }
-        }
-    }
-    if count_claimed {
-        store.to_mut().set_counting(crate::store::Counting::Claimed);
-    }
-    Ok(store)
 }
 
 #[cfg(test)]
@@ -321,7 +322,10 @@ mod tests {
         // cargo runs tests from the package root, which is one.
         assert!(in_checkout());
         assert_eq!(
-            for_reading(Some(Path::new("elsewhere.json"))),
+            for_reading(
+                Some(Path::new("elsewhere.json")),
+                &mut crate::progress::Quiet
+            ),
             Reading::File(PathBuf::from("elsewhere.json"))
         );
     }

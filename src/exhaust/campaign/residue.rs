@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::shard::Shard;
-use super::{Best, Plan, Tally};
+use crate::exhaust::{Best, Order, Plan, Tally};
 use crate::piece::Target;
 
 /// The residue of a part as a store keeps it (in `table::wire::PartWire`): per block of
@@ -124,7 +124,7 @@ pub struct Search {
     /// The task split.
     pub task_bits: u32,
     /// The order the bits are fixed in.
-    pub order: super::Order,
+    pub order: Order,
     /// The part.
     pub shard: Shard,
 }
@@ -157,9 +157,9 @@ impl Search {
             h = mix(h ^ x);
         }
         match self.order {
-            super::Order::Low => {} // low-order digests stay what they were
-            super::Order::High => h = mix(h ^ 0x6869_6768), // "high"
-            super::Order::Trim => h = mix(h ^ 0x7472_696d), // "trim"
+            Order::Low => {}                         // low-order digests stay what they were
+            Order::High => h = mix(h ^ 0x6869_6768), // "high"
+            Order::Trim => h = mix(h ^ 0x7472_696d), // "trim"
         }
         h
     }

@@ -31,7 +31,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use super::shard::Shard;
-use super::{Order, Plan, Searcher};
+use crate::exhaust::{Order, Plan, Searcher};
 use crate::piece::Target;
 use crate::search::candidates::task_rng;
 
@@ -651,7 +651,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let all = full(&plan, &stop).unwrap();
         let exact: u64 = all.iter().map(|c| c.nodes).sum();
-        assert_eq!(exact, super::super::search_all(&plan).nodes);
+        assert_eq!(exact, crate::exhaust::search_all(&plan).nodes);
         let cfg = EstimateConfig {
             sample: plan.tasks() / 8,
             budget: None,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::residue::{Residue, Search};
 use super::run::{run_part, PartState, RunConfig, REPORT};
 use super::shard::Shard;
-use super::{search_all, Plan, Tally};
+use crate::exhaust::{search_all, Plan, Tally};
 use crate::interrupt::Stop;
 use crate::piece::{Piece, Target};
 use crate::square::Square;
@@ -268,6 +268,58 @@ fn median(xs: &mut [f64]) -> f64 {
 pub(super) fn thread_cpu_ns() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     text.split_whitespace().next()?.parse().ok()
+}
+
+/// The header of the table `magichunt bench --exhaust` prints ([`Figure::render_row`]).
+#[must_use]
+pub fn header() -> String {
+    format!(
+        "{:<15} {:>6} {:>12} {:>8} {:>14} {:>9} {:>9} {:>12}",
+        "target", "period", "magics", "tightest", "partial", "wall_s", "cpu_s", "partial/s"
+    )
+}
+
+impl Figure {
+    /// Its row of the table `magichunt bench --exhaust` prints.
+    #[must_use]
+    pub fn render_row(&self) -> String {
+        let tightest = self.tightest.map_or("-".to_string(), |t| t.to_string());
+        let cpu = self
+            .cpu_seconds
+            .map_or("-".to_string(), |c| format!("{c:.2}"));
+        format!(
+            "{:<15} {:>6} {:>12} {:>8} {:>14} {:>9.2} {:>9} {:>12.3e}",
+            self.target,
+            format!("2^{}", self.period_bits),
+            self.magics,
+            tightest,
+            self.nodes,
+            self.seconds,
+            cpu,
+            self.nodes_per_s
+        )
+    }
+}
+
+/// The header of the table `magichunt bench --exhaust --threads N` prints
+/// ([`Scaling::render_row`]).
+#[must_use]
+pub fn scaling_header() -> String {
+    format!(
+        "{:<15} {:>7} {:>9} {:>9} {:>8}",
+        "target", "threads", "one_s", "many_s", "speedup"
+    )
+}
+
+impl Scaling {
+    /// Its row of the table `magichunt bench --exhaust --threads N` prints.
+    #[must_use]
+    pub fn render_row(&self) -> String {
+        format!(
+            "{:<15} {:>7} {:>9.2} {:>9.2} {:>7.2}x",
+            self.target, self.threads, self.one_s, self.many_s, self.speedup
+        )
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,738 @@
+//! One part of an exhaustive search, searched into a store: what `magichunt exhaust` (and
+//! `prove --method exhaust`) runs, as one call, [`run_part`].
+//!
+//! The part resumes from the checkpoint its store holds, keeps the task split and the order it
+//! was begun with, saves a checkpoint at least every [`CHECKPOINT`], and when it finishes
+//! records itself as done, offers its best magic to the store, and records the proof of none
+//! once every part of the search is done and found nothing. One writer per store: the store's
+//! lock is held from the first read to the last save.
+//!
+//! ```
+//! use magichunt::exhaust::campaign::run::Ending;
+//! use magichunt::exhaust::campaign::shard::Shard;
+//! use magichunt::interrupt::Stop;
+//! use magichunt::progress::Quiet;
+//! use magichunt::settle::exhaustive::{run_part, PartConfig, PartOutcome, Whole};
+//! use magichunt::{Formula, Piece, Question, Target};
+//!
+//! // Bishop b8 at 2 bits: no magic exists, and a search of its whole period says so (52 M nodes).
+//! let dir = tempfile::tempdir()?;
+//! let b8 = Target::new(Piece::Bishop, "b8".parse()?);
+//! let cfg = PartConfig::new(Question::new(b8, 2, Formula::Plain)?, Shard::WHOLE, dir.path().join("s.json"));
+//! let PartOutcome::Ran(run) = run_part(&cfg, &Stop::new(), &mut Quiet)? else { panic!() };
+//! assert_eq!((run.ending, run.whole), (Ending::Finished, Some(Whole::NoneExists)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::error::{ParseError, SaveError, TableError};
+use crate::exhaust::campaign::residue::{Residue, Search};
+use crate::exhaust::campaign::run::{self, Ending, PartState, Progress as Figures, RunConfig};
+use crate::exhaust::campaign::shard::{Cursor, Shard};
+use crate::exhaust::{Best, Order, Plan, Tally};
+use crate::interrupt::Stop;
+use crate::locate::LocateError;
+use crate::lock::{LockError, StoreLock};
+use crate::magic::{self, format_magic, parse_magic, Verified};
+use crate::progress::Progress;
+use crate::question::{Formula, Question};
+use crate::store::Store;
+use crate::table::wire::{MethodWire, PartWire};
+use crate::table::Entry;
+use crate::timefmt::{format_duration, now_rfc3339, secs};
+
+/// Checkpoints are at most this far apart.
+pub const CHECKPOINT: Duration = Duration::from_secs(30);
+
+/// One part of an exhaustive search to run into a store.
+#[derive(Clone, Debug)]
+pub struct PartConfig {
+    /// The question (plain magics only: a black magic has no period to enumerate).
+    pub question: Question,
+    /// The part.
+    pub shard: Shard,
+    /// The store holding its progress, its proof and its magics (the default store is
+    /// started from the shipped one when it does not exist: [`crate::locate::start`]).
+    pub store: PathBuf,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Stop after this long, save, and project the time left.
+    pub time: Option<Duration>,
+    /// Search again even if the store holds a proof of none at these bits or the part is
+    /// done (the part is then searched from its start, its record replaced when done).
+    pub recheck: bool,
+    /// Task bits of a new search (a search already begun keeps its own; asking for others
+    /// is refused).
+    pub task_bits: Option<u32>,
+    /// Order of a new search (a search already begun keeps its own; asking for another is
+    /// refused); [`Order::suited`] when not given.
+    pub order: Option<Order>,
+}
+
+impl PartConfig {
+    /// Part `shard` of `question` into `store`, on every core, without a time limit.
+    #[must_use]
+    pub fn new(question: Question, shard: Shard, store: PathBuf) -> PartConfig {
+        PartConfig {
+            question,
+            shard,
+            store,
+            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            time: None,
+            recheck: false,
+            task_bits: None,
+            order: None,
+        }
+    }
+}
+
+/// Why a part could not run or be recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum PartError {
+    /// A black question.
+    #[error("exhaust enumerates one period of plain magics; a black key (occ | !mask) is odd, so every bit of a black magic matters (period 2^64) and the low-bits-first search cannot prune: settle black questions with `magichunt prove --formula black` (SAT)")]
+    Black,
+    /// The default store could not be started.
+    #[error(transparent)]
+    Locate(#[from] LocateError),
+    /// The store is locked by another process, or cannot be locked.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The store does not load.
+    #[error("cannot use {name}")]
+    Load {
+        /// The store as named.
+        name: String,
+        /// Why.
+        source: TableError,
+    },
+    /// The search was begun with other settings (task bits, order) than those asked for.
+    #[error("{0}")]
+    Begun(String),
+    /// The stored record of the part cannot be resumed (its cursor, best magic or residue).
+    #[error("{0}")]
+    Record(String),
+    /// The worker threads could not start.
+    #[error("cannot start the worker threads")]
+    Threads(#[source] std::io::Error),
+    /// A checkpoint failed; the store on disk is the previous checkpoint.
+    #[error("checkpoint failed")]
+    Checkpoint(#[source] SaveError),
+    /// The store could not be saved.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// The finished search could not be recorded as a proof.
+    #[error(transparent)]
+    Settle(#[from] TableError),
+    /// The search produced a magic that does not verify: a bug.
+    #[error("internal error: exhaustive search produced {magic} for {question}, which collides at index {index}")]
+    Collides {
+        /// The question.
+        question: Question,
+        /// The magic, spelled.
+        magic: String,
+        /// The slot of the collision.
+        index: usize,
+    },
+}
+
+impl From<ParseError> for PartError {
+    fn from(e: ParseError) -> PartError {
+        PartError::Record(e.to_string())
+    }
+}
+
+/// How [`run_part`] ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartOutcome {
+    /// The store already proves that no magic exists at these bits (or more): nothing run.
+    Proven {
+        /// The question.
+        question: Question,
+        /// The most bits proven impossible.
+        proven: u32,
+        /// The store, as named.
+        store: String,
+    },
+    /// The part is already done (and checked by this build): nothing run.
+    Done {
+        /// The question.
+        question: Question,
+        /// The part.
+        shard: Shard,
+    },
+    /// Ctrl-C came while a part recorded done was checked: nothing run, nothing said.
+    Interrupted {
+        /// The question.
+        question: Question,
+        /// The part.
+        shard: Shard,
+    },
+    /// The part ran, and its state is saved.
+    Ran(PartRun),
+}
+
+/// What a run of a part did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartRun {
+    /// The question.
+    pub question: Question,
+    /// The part.
+    pub shard: Shard,
+    /// How it ended: finished, stopped (Ctrl-C) or out of time.
+    pub ending: Ending,
+    /// Tasks (subtrees) of the part.
+    pub len: u64,
+    /// Tasks done when the run began.
+    pub start_done: u64,
+    /// Tasks done now.
+    pub done: u64,
+    /// What the part's tasks done gave.
+    pub tally: Tally,
+    /// Thread-seconds of work on the part, over every run.
+    pub seconds: f64,
+    /// Worker threads of this run.
+    pub threads: usize,
+    /// When the part finished: what the whole search says so far.
+    pub whole: Option<Whole>,
+}
+
+/// What the whole search says once a part of it finished.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Whole {
+    /// Parts are still to do: the parts done, of how many.
+    Parts {
+        /// The parts done, in order.
+        done: Vec<u32>,
+        /// The parts of the search.
+        count: u32,
+    },
+    /// Every part is done and none found a magic: the proof is recorded.
+    NoneExists,
+    /// Every part is done: magics exist.
+    Exists {
+        /// Magics in the period.
+        magics: u64,
+        /// The tightest magic found (smallest highest index), verified.
+        tightest: Option<Verified>,
+    },
+}
+
+impl PartOutcome {
+    /// What `magichunt exhaust` prints on stdout.
+    #[must_use]
+    pub fn render_text(&self) -> String {
+        match self {
+            PartOutcome::Proven {
+                question: q,
+                proven,
+                store,
+            } => format!(
+                "{} at {} bits is already proven in {store}: no magic with {proven} bits or fewer exists (--recheck searches again)\n",
+                q.target, q.bits
+            ),
+            PartOutcome::Done { question: q, shard } => format!(
+                "part {shard} of {} at {} bits is already done\n",
+                q.target, q.bits
+            ),
+            PartOutcome::Interrupted { .. } => String::new(),
+            PartOutcome::Ran(run) => run.render_text(),
+        }
+    }
+}
+
+impl PartRun {
+    /// What `magichunt exhaust` prints on stdout after a run.
+    #[must_use]
+    pub fn render_text(&self) -> String {
+        let (q, shard) = (self.question, self.shard);
+        let (target, bits) = (q.target, q.bits);
+        match &self.whole {
+            Some(Whole::Parts { done, count }) => {
+                let list = if done.len() <= 20 {
+                    let names: Vec<String> = done.iter().map(ToString::to_string).collect();
+                    format!(" ({})", names.join(", "))
+                } else {
+                    String::new()
+                };
+                return format!(
+                    "part {shard} done ({} magics in it); parts done: {} of {count}{list}\n",
+                    self.tally.magics,
+                    done.len()
+                );
+            }
+            Some(Whole::NoneExists) => {
+                return format!("{target} at {bits} bits: none exists (proof recorded)\n")
+            }
+            Some(Whole::Exists { magics, tightest }) => {
+                return match tightest {
+                    Some(v) => format!(
+                        "{target} at {bits} bits: exists: {magics} magics in the period, tightest highest index {} ({})\n",
+                        v.max_index,
+                        format_magic(v.magic)
+                    ),
+                    None => format!("{target} at {bits} bits: exists: {magics} magics in the period\n"),
+                }
+            }
+            None => {}
+        }
+        let fraction = if self.len == 0 {
+            1.0
+        } else {
+            self.done as f64 / self.len as f64
+        };
+        let mut out = format!(
+            "part {shard} of {target} at {bits} bits: {:.4}% searched ({} of {} subtrees), checkpoint saved\n",
+            100.0 * fraction,
+            self.done,
+            self.len
+        );
+        if self.done > self.start_done {
+            let took = secs(self.seconds / self.threads as f64);
+            out += &format!(
+                "projected time for the part at {} threads: {} ({} so far)\n",
+                self.threads,
+                format_duration(secs(took.as_secs_f64() / fraction)),
+                format_duration(took)
+            );
+        } else {
+            out += "no subtree finished in this run: no projection yet\n";
+        }
+        out
+    }
+}
+
+/// Runs part `cfg.shard` of `cfg.question` into `cfg.store`, from its checkpoint, until it
+/// is done, `stop` is set or `cfg.time` runs out; saves a checkpoint at least every
+/// [`CHECKPOINT`] and at the end. Notes (the start, this run's speed, a published proof it
+/// reproduces) and a status line go to `progress`.
+///
+/// # Errors
+/// [`PartError`]: a black question, a store that is locked, unreadable or begun with other
+/// settings, a record that does not resume, a failed save.
+pub fn run_part(
+    cfg: &PartConfig,
+    stop: &Stop,
+    progress: &mut dyn Progress,
+) -> Result<PartOutcome, PartError> {
+    let (q, shard) = (cfg.question, cfg.shard);
+    if q.formula != Formula::Plain {
+        return Err(PartError::Black);
+    }
+    crate::locate::start(&cfg.store, progress)?;
+    let name = cfg.store.display().to_string();
+    let load = |path: &std::path::Path| {
+        Store::load(path).map_err(|source| PartError::Load {
+            name: name.clone(),
+            source,
+        })
+    };
+    // Read without the lock first: a store that settles the question needs no lock. Only
+    // proofs this build checked (or ships) settle it ([`crate::trust::vet_file`]).
+    let mut cache = crate::trust::Cache::open();
+    // Silently: the notes of a store read (records listed twice) come with the read under
+    // the lock.
+    let mut first = Store::read(&cfg.store)
+        .map_err(|source| PartError::Load {
+            name: name.clone(),
+            source,
+        })?
+        .0;
+    crate::trust::vet_file(&mut first, &cfg.store, &mut cache);
+    if let Some(done) = already(&first, cfg, &name, progress) {
+        return Ok(done);
+    }
+    // One writer per store: take the lock, then read the store again under it. The lock
+    // resolves the store to its real file: load and save that one.
+    let lock = StoreLock::acquire(&cfg.store)?;
+    for f in lock.removed() {
+        progress.note(&format!(
+            "magichunt: removed {}, left by a process killed while saving",
+            f.display()
+        ));
+    }
+    let path = lock.store();
+    let mut store = load(path)?;
+    let plan = plan(&store, cfg, &name)?;
+    let begun = store.exhaust(q.target, q.bits, shard.count);
+    let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
+    if let (Some(x), Some(p)) = (begun, part.as_ref().filter(|p| p.done)) {
+        // A part done counts once this build checked it; one only claimed has blocks of it
+        // re-run first ([`crate::trust::audit::done_part_stands`]).
+        if cfg.recheck
+            || !crate::trust::audit::done_part_stands(x, p, &name, cfg.threads, stop, &mut cache)
+                .map_err(PartError::Threads)?
+        {
+            // Search the part again from its start; the record is replaced when done.
+            part = None;
+        } else {
+            return Ok(PartOutcome::Done { question: q, shard });
+        }
+        if stop.signalled() {
+            return Ok(PartOutcome::Interrupted { question: q, shard });
+        }
+    }
+    let mut state = resume(q, &plan, shard, part.as_ref())?;
+    if state.residue.is_none() {
+        progress.note(&format!(
+            "note: part {shard} was begun by a build that kept no residue: it resumes, but finishes without evidence (claimed, not counted); --recheck searches it again from the start"
+        ));
+    }
+    let start_done = state.done;
+    let (ending, last) = search(cfg, &plan, &mut store, path, &mut state, stop, progress)?;
+    let finished = ending == Ending::Finished;
+    record(&mut store, &plan, q, shard, &state, finished);
+    if finished {
+        if let Some(b) = state.tally.best {
+            offer(&mut store, q, b, shard)?;
+        }
+        store.settle_exhaust(&name)?;
+    }
+    store.save(path)?;
+    if finished && start_done == 0 && state.residue.is_some() {
+        remember_run_here(&store, q, shard);
+    }
+    if let Some(p) = last {
+        let secs = p.elapsed.as_secs_f64().max(1e-9);
+        let rate = p.nodes_seen as f64 / secs / 1e6;
+        progress.note(&format!(
+            "this run: {} partial magics tested in {secs:.1} s at {} threads ({rate:.2} M/s, {:.2} M/s per thread)",
+            p.nodes_seen,
+            cfg.threads,
+            rate / cfg.threads as f64
+        ));
+    }
+    if finished {
+        progress.note(&format!(
+            "part {shard}: {} partial magics tested in {:.2} thread-seconds in all",
+            state.tally.nodes, state.seconds
+        ));
+    }
+    Ok(PartOutcome::Ran(PartRun {
+        question: q,
+        shard,
+        ending,
+        len: shard.len(plan.tasks()),
+        start_done,
+        done: state.done,
+        tally: state.tally,
+        seconds: state.seconds,
+        threads: cfg.threads,
+        whole: finished.then(|| whole(&store, q, shard)),
+    }))
+}
+
+/// The store already settles the question (a proof of its own at these bits or more, that
+/// this build checked or ships): nothing to do, as for a finished part. One only claimed
+/// decides nothing, and a published proof alone is worth reproducing: each is noted, and the
+/// search runs.
+fn already(
+    store: &Store,
+    cfg: &PartConfig,
+    name: &str,
+    progress: &mut dyn Progress,
+) -> Option<PartOutcome> {
+    let q = cfg.question;
+    let own = store.trusted_own_none_with(q.target, Formula::Plain);
+    if let Some(proven) = own.filter(|&p| p >= q.bits && !cfg.recheck) {
+        return Some(PartOutcome::Proven {
+            question: q,
+            proven,
+            store: name.to_string(),
+        });
+    }
+    if let Some(why) = store.claimed_only(q).filter(|_| !cfg.recheck) {
+        progress.note(&format!(
+            "note: {name} records that no {} magic with {} bits exists, but the proof is {why}: it decides nothing, so the search runs (`magichunt audit --store {name}` checks it instead)",
+            q.target, q.bits
+        ));
+    }
+    if let Some(p) = crate::published::proof(q.target).filter(|p| p.bits >= q.bits) {
+        let source = p
+            .extra
+            .get("source")
+            .and_then(|v| v.as_str())
+            .unwrap_or("published");
+        progress.note(&format!(
+            "note: {} at {} bits is proven impossible by {source}; searching to reproduce it",
+            q.target, q.bits
+        ));
+    }
+    None
+}
+
+/// The plan of the search: a search already begun keeps the task split and the order its
+/// parts were searched with; a new one takes those asked for, or the defaults.
+fn plan(store: &Store, cfg: &PartConfig, name: &str) -> Result<Plan, PartError> {
+    let (q, shard) = (cfg.question, cfg.shard);
+    let begun = store.exhaust(q.target, q.bits, shard.count);
+    let fresh = Plan::new(q.target, q.bits);
+    let what = || format!("{} at {} bits in {} parts", q.target, q.bits, shard.count);
+    let plan = match (begun, cfg.task_bits) {
+        (Some(x), Some(n)) if fresh.clone().with_task_bits(n).task_bits() != x.task_bits => {
+            return Err(PartError::Begun(format!(
+                "{} was begun in {name} with {} task bits, not {n}: leave out --task-bits, or search into another store",
+                what(),
+                x.task_bits
+            )))
+        }
+        (Some(x), _) => fresh.with_task_bits(x.task_bits),
+        (None, Some(n)) => fresh.with_task_bits(n),
+        (None, None) => fresh,
+    };
+    Ok(match (begun, cfg.order) {
+        (Some(x), Some(o)) if o != x.order => {
+            return Err(PartError::Begun(format!(
+                "{} was begun in {name} in the {} order, not {o}: leave out --order, or search into another store",
+                what(),
+                x.order
+            )))
+        }
+        (Some(x), _) => plan.with_order(x.order),
+        (None, o) => plan.with_order(o.unwrap_or(Order::suited(q.target))),
+    })
+}
+
+/// Searches the part's tasks from `state`, saving a checkpoint into `store` (at `path`) at
+/// least every [`CHECKPOINT`]; the status goes to `progress`. Returns how it ended and the
+/// last figures of the run.
+fn search(
+    cfg: &PartConfig,
+    plan: &Plan,
+    store: &mut Store,
+    path: &std::path::Path,
+    state: &mut PartState,
+    stop: &Stop,
+    progress: &mut dyn Progress,
+) -> Result<(Ending, Option<Figures>), PartError> {
+    let (q, shard) = (cfg.question, cfg.shard);
+    progress.note(&format!(
+        "exhaust {} at {} bits, part {shard}: period 2^{}, {} of {} subtrees, {} done, {} threads",
+        q.target,
+        q.bits,
+        plan.period_bits(),
+        shard.len(plan.tasks()),
+        plan.tasks(),
+        state.done,
+        cfg.threads
+    ));
+    let run_cfg = RunConfig {
+        threads: cfg.threads,
+        time_limit: cfg.time,
+        report: run::REPORT,
+        until: None,
+    };
+    let mut last_save = Instant::now();
+    let start_done = state.done;
+    let mut save_error = None;
+    let mut last: Option<Figures> = None;
+    let ending = run::run_part(plan, shard, state, &run_cfg, stop, |st, p| {
+        last = Some(*p);
+        progress.status(&[status_line(st, p, start_done)]);
+        if last_save.elapsed() >= CHECKPOINT && save_error.is_none() {
+            last_save = Instant::now();
+            record(store, plan, q, shard, st, false);
+            save_error = store.save(path).err();
+        }
+    })
+    .map_err(PartError::Threads)?;
+    progress.finish();
+    match save_error {
+        Some(e) => Err(PartError::Checkpoint(e)),
+        None => Ok((ending, last)),
+    }
+}
+
+/// The part's state from its stored record.
+fn resume(
+    q: Question,
+    plan: &Plan,
+    shard: Shard,
+    part: Option<&PartWire>,
+) -> Result<PartState, PartError> {
+    let search = Search::of(q.target, plan, shard);
+    let fresh = |seconds| PartState {
+        seconds,
+        residue: Some(Residue::new(search, plan.tasks())),
+        ..PartState::default()
+    };
+    let Some(p) = part else {
+        return Ok(fresh(0.0));
+    };
+    let done = match &p.cursor {
+        None => 0,
+        Some(text) => {
+            let c = Cursor::decode(text)?;
+            if c.task_bits != plan.task_bits() {
+                return Err(PartError::Record(format!(
+                    "the stored cursor '{text}' was written for {} task bits, this build uses {}",
+                    c.task_bits,
+                    plan.task_bits()
+                )));
+            }
+            c.done
+        }
+    };
+    if done == 0 {
+        // Nothing credited yet: start the part afresh, with a residue.
+        return Ok(fresh(p.seconds));
+    }
+    let best = match &p.best {
+        None => None,
+        Some(text) => {
+            let m = parse_magic(text)?;
+            magic::verify(q.target, plan.bits(), m).ok().map(|v| Best {
+                max_index: v.max_index,
+                magic: m,
+            })
+        }
+    };
+    let residue = match &p.residue {
+        Some(w) => {
+            let r = Residue::from_wire(w, search, plan.tasks())
+                .map_err(|e| PartError::Record(format!("part {shard}: {e}")))?;
+            if !r.fits(done) {
+                return Err(PartError::Record(format!(
+                    "part {shard}: its residue does not fit its cursor ({done} subtrees done): a corrupt or hand-edited store?"
+                )));
+            }
+            Some(r)
+        }
+        None => None,
+    };
+    Ok(PartState {
+        done,
+        tally: Tally {
+            magics: p.magics,
+            nodes: p.nodes,
+            best,
+        },
+        seconds: p.seconds,
+        residue,
+    })
+}
+
+/// Writes the part's state into the store (not yet saved).
+fn record(store: &mut Store, plan: &Plan, q: Question, shard: Shard, st: &PartState, done: bool) {
+    let (bits, task_bits) = (plan.bits(), plan.task_bits());
+    let x = store.exhaust_mut(q.target, bits, shard.count, task_bits, plan.order());
+    // Fields of the part this build does not know stay.
+    let extra = x
+        .parts
+        .get(&shard.index)
+        .map(|p| p.extra.clone())
+        .unwrap_or_default();
+    x.parts.insert(
+        shard.index,
+        PartWire {
+            shard: shard.index,
+            done,
+            cursor: (!done).then(|| {
+                Cursor {
+                    task_bits,
+                    done: st.done,
+                }
+                .encode()
+            }),
+            magics: st.tally.magics,
+            nodes: st.tally.nodes,
+            seconds: (st.seconds * 1000.0).round() / 1000.0,
+            best: st.tally.best.map(|b| format_magic(b.magic)),
+            residue: st.residue.as_ref().map(Residue::to_wire),
+            extra,
+        },
+    );
+}
+
+/// Offers the part's best magic to the store, verified first, naming this run as its finder.
+fn offer(store: &mut Store, q: Question, b: Best, shard: Shard) -> Result<(), PartError> {
+    let v = magic::verify(q.target, q.bits, b.magic).map_err(|c| PartError::Collides {
+        question: q,
+        magic: format_magic(b.magic),
+        index: c.index,
+    })?;
+    let method = MethodWire {
+        family: "exhaustive".into(),
+        seed: None,
+        run: Some(format!(
+            "{}-exhaust-{}of{}",
+            now_rfc3339(),
+            shard.index,
+            shard.count
+        )),
+    };
+    store.offer(Entry::from_verified(&v, Some(now_rfc3339()), Some(method)));
+    Ok(())
+}
+
+/// A part searched in full by this process, residue and all, has its evidence checked here:
+/// the user's cache remembers it. (A part resumed from a checkpoint is not: its earlier
+/// blocks came from the file.)
+fn remember_run_here(store: &Store, q: Question, shard: Shard) {
+    let Some(x) = store.exhaust(q.target, q.bits, shard.count) else {
+        return;
+    };
+    if let Some(part) = x.parts.get(&shard.index) {
+        let mut cache = crate::trust::Cache::open();
+        cache.add_run_here(&crate::trust::part_key(x, part));
+        cache.save();
+    }
+}
+
+/// What the whole search says now that part `shard` is done.
+fn whole(store: &Store, q: Question, shard: Shard) -> Whole {
+    let Some(x) = store.exhaust(q.target, q.bits, shard.count) else {
+        return Whole::Parts {
+            done: vec![shard.index],
+            count: shard.count,
+        };
+    };
+    if !x.complete() {
+        return Whole::Parts {
+            done: x
+                .parts
+                .values()
+                .filter(|p| p.done)
+                .map(|p| p.shard)
+                .collect(),
+            count: shard.count,
+        };
+    }
+    let magics = x.magics();
+    if magics == 0 {
+        return Whole::NoneExists;
+    }
+    let tightest = x
+        .parts
+        .values()
+        .filter_map(|p| p.best.as_deref())
+        .filter_map(|b| parse_magic(b).ok())
+        .filter_map(|m| magic::verify(q.target, q.bits, m).ok())
+        .min_by_key(|v| (v.max_index, v.magic));
+    Whole::Exists { magics, tightest }
+}
+
+/// The status line: how much of the part is searched, the magics, the speed and the ETA.
+fn status_line(st: &PartState, p: &Figures, start_done: u64) -> String {
+    let secs = p.elapsed.as_secs_f64().max(1e-9);
+    let rate = p.nodes_seen as f64 / secs;
+    let run_done = st.done - start_done;
+    let eta = if run_done > 0 {
+        let left = p.len - st.done;
+        format_duration(Duration::from_secs_f64(
+            secs * left as f64 / run_done as f64,
+        ))
+    } else {
+        "?".into()
+    };
+    format!(
+        "{:.3}% ({}/{} subtrees), {} magics, {:.1} M partial magics/s, ETA {eta}",
+        100.0 * st.done as f64 / p.len.max(1) as f64,
+        st.done,
+        p.len,
+        st.tally.magics,
+        rate / 1e6
+    )
+}
