@@ -77,7 +77,7 @@ fn cost_rank(q: Question) -> usize {
 }
 
 /// The campaign's questions for `store`, easiest stage first and, within a stage, the rooks
-/// [`TRIM_HOURS`] measured cheapest first: one bit below the best bits
+/// measured cheapest first (by `exhaust --order trim`, docs/speed.md): one bit below the best bits
 /// known for every square whose best bits are not proven optimal (by the store's proofs that
 /// may steer work, see [`Store::proven_none`]: vet the store first with
 /// [`crate::trust::vet`]; the published ones; or the lower bound). Squares the store settles
