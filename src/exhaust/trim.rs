@@ -522,7 +522,9 @@ fn trim(
         s.lo = lo0 + (rem + ((first - 1) << shift) - u64::from(fold)).div_ceil(x);
     }
     if end < last {
-        s.hi = lo0 + (rem + (end << shift)).div_ceil(x) - 1;
+        // Folded, the last slot is the floor system's at `hi`, one past the other's when
+        // `x * hi` is a multiple of `2^shift`: the bound may not rise above `hi`.
+        s.hi = (lo0 + (rem + (end << shift)).div_ceil(x) - 1).min(hi0);
     }
     if s.lo > s.hi {
         return Trimmed::Dead;
