@@ -131,14 +131,18 @@ fn scramble(mut x: u64) -> u64 {
 impl Trim {
     /// The engine for `plan` (whose order is [`Order::Trim`](super::Order::Trim)).
     pub(crate) fn new(plan: &Plan) -> Trim {
-        let fold = std::env::var("MH_FOLD").is_ok();
+        let fold = plan.order == super::Order::Fold;
         let all: Vec<(u64, u16)> = plan
             .levels
             .iter()
             .flat_map(|l| l.subsets.iter().copied())
             .chain(std::iter::once((0, plan.empty_att)))
             .collect();
-        let mut subsets: Vec<(u64, u16)> = all.iter().copied().filter(|&(x, _)| !fold || x != 0).collect();
+        let mut subsets: Vec<(u64, u16)> = all
+            .iter()
+            .copied()
+            .filter(|&(x, _)| !fold || x != 0)
+            .collect();
         let family = |x: u64| if x == 0 { 0 } else { 64 - x.leading_zeros() };
         subsets.sort_unstable_by_key(|&(x, _)| {
             let alone = x == 0 || x.is_power_of_two();
@@ -247,7 +251,11 @@ impl Trim {
         if alive && !out.stopped {
             if n.t == 0 && self.fold {
                 self.leaf_check(n.known, out);
-                let p = if self.period_bits == 64 { 0 } else { 1u64 << self.period_bits };
+                let p = if self.period_bits == 64 {
+                    0
+                } else {
+                    1u64 << self.period_bits
+                };
                 let neg = p.wrapping_sub(n.known) & p.wrapping_sub(1);
                 if neg != n.known {
                     self.leaf_check(neg, out);
