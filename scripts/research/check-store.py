@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Check a finished `exhaust --order high` or `--order trim` campaign store with an independent C
+"""Check a finished `exhaust --order high`, `trim` or `fold` campaign store with an independent C
 walk (topdown-check.c or trim-check.c), block by block.
 
     scripts/research/check-store.py results/campaign/rook-d1-9.json --jobs 2
 
 The store's one exhaust part keeps, for every block of 1024 tasks in its search order, the
 nodes exhaust entered there (its residue). This script compiles the C walk of the store's order
-(scripts/research/topdown-check.c for high, trim-check.c for trim: each written from the
+(scripts/research/topdown-check.c for high, trim-check.c for trim and, with --fold, for fold: each written from the
 definition, not from magichunt's code), feeds it
 the tasks of a few blocks at a time (the search order is exhaust's fixed scrambling, written
 again below from its description in src/exhaust/campaign/shard.rs), and compares each range's node
@@ -29,7 +29,9 @@ LINE = re.compile(r"^search order (\d+) to (\d+): (\d+) nodes, (\d+) magics; exh
 
 
 # The C walk that checks each order, by the order's name in the store.
-CHECKERS = {"high": "topdown-check", "trim": "trim-check"}
+CHECKERS = {"high": "topdown-check", "trim": "trim-check", "fold": "trim-check"}
+# Flags the C walk takes for an order (fold is trim-check.c's folded mode).
+FLAGS = {"fold": ["--fold"]}
 
 
 def fail(msg):
@@ -63,7 +65,7 @@ def load(path):
         fail(f"{path}: {e}")
     records = [r for r in store.get("exhaust", []) if r.get("order") in CHECKERS]
     if len(records) != 1:
-        fail(f"{path}: expected one exhaust record with order high or trim, found {len(records)}")
+        fail(f"{path}: expected one exhaust record with order high, trim or fold, found {len(records)}")
     rec = records[0]
     parts = rec.get("parts", [])
     if rec.get("shards") != 1 or len(parts) != 1 or not parts[0].get("done"):
@@ -124,7 +126,7 @@ def main():
     def run(r):
         lo, hi = r
         tasks = "".join(f"{scramble(j, 1 << task_bits)}\n" for j in range(lo, hi))
-        proc = subprocess.run([exe, rec["piece"], rec["square"], str(rec["bits"]), str(task_bits), "-"],
+        proc = subprocess.run([exe, *FLAGS.get(rec["order"], []), rec["piece"], rec["square"], str(rec["bits"]), str(task_bits), "-"],
                               input=tasks, capture_output=True, text=True)
         m = re.search(r": (\d+) magics, (\d+) nodes", proc.stdout)
         if proc.returncode != 0 or not m:

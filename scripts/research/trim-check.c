@@ -37,6 +37,27 @@ static unsigned char slot_used[4096];
 static int kbits;
 static uint64_t nodes, magics;
 static int *lists; /* the active unplaced subsets, one segment per node on the path */
+/* --fold: the half period [0, P/2] stands for the whole one: -m is a magic exactly when m is
+ * one under the index of X*m - 1. A node keeps a value while either index could hold there:
+ * products run from X*lo - 1 to X*hi, the empty subset is not active, a trim that leaves one
+ * compatible slot places the subset there, and a leaf checks m and P - m by the definition. */
+static int fold, period, task_bits_g;
+
+/* m is a magic, by the definition (every subset, the empty one too). */
+static int magic_at(uint64_t m) {
+    static uint64_t a[4096];
+    static unsigned char used[4096];
+    int ok = 1;
+    for (int i = 0; i < n && ok; i++) {
+        int idx = (int)((occ[i] * m) >> shift);
+        if (used[idx] && a[idx] != att[i])
+            ok = 0;
+        used[idx] = 1;
+        a[idx] = att[i];
+    }
+    memset(used, 0, sizeof used);
+    return ok;
+}
 
 static uint64_t ray_walk(int sq, uint64_t blockers, int rook, int edges_only) {
     static const int rd[2][4][2] = {{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}},
@@ -90,8 +111,8 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
         int keep = 0;
         for (int k = 0; k < count && alive; k++) {
             int i = lists[mine + k];
-            uint64_t p0 = occ[i] * (known + lo);
-            u128 span = (u128)occ[i] * (hi - lo);
+            uint64_t p0 = occ[i] * (known + lo) - (uint64_t)fold;
+            u128 span = (u128)occ[i] * (hi - lo) + (u128)fold;
             u128 fr = p0 & (((uint64_t)1 << shift) - 1);
             uint64_t b0 = p0 >> shift;
             if (fr + span < whole) { /* exact */
@@ -118,28 +139,45 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
             }
             while (!compatible(b0 + l, i))
                 l--;
-            uint64_t lo0 = lo;
+            uint64_t lo0 = lo, hi0 = hi;
             u128 rem = whole - fr;
             if (f > 0) {
-                u128 need = rem + (u128)(f - 1) * whole; /* X*(d - lo0) reaches slot b0+f */
+                /* X*(d - lo0) reaches slot b0+f (folded: the floor index, one product on) */
+                u128 need = rem + (u128)(f - 1) * whole - (u128)fold;
                 lo = lo0 + (uint64_t)((need + occ[i] - 1) / occ[i]);
-                changed = 1;
             }
             if (l < last) {
                 u128 need = rem + (u128)l * whole; /* X*(d - lo0) reaches slot b0+l+1 */
-                hi = lo0 + (uint64_t)((need + occ[i] - 1) / occ[i]) - 1;
-                changed = 1;
+                uint64_t h = lo0 + (uint64_t)((need + occ[i] - 1) / occ[i]) - 1;
+                hi = fold && h > hi0 ? hi0 : h; /* folded, the last slot may sit one lower */
             }
+            if (lo != lo0 || hi != hi0)
+                changed = 1;
             if (lo > hi) {
                 alive = 0;
                 break;
+            }
+            if (fold && f == l) { /* one compatible slot left: placed there */
+                uint64_t s = (b0 + f) & ((1ULL << bits) - 1);
+                if (!slot_used[s]) {
+                    slot_used[s] = 1;
+                    slot_att[s] = att[i];
+                    undo[nu++] = (int)s;
+                    changed = 1;
+                }
+                continue;
             }
             lists[mine + keep++] = i; /* one slot left: placed by the exact rule next pass */
         }
         count = keep;
     }
     if (alive) {
-        if (t == 0) {
+        if (t == 0 && fold) {
+            uint64_t neg = ((1ULL << period) - known) & ((1ULL << period) - 1);
+            magics += (uint64_t)magic_at(known);
+            if (neg != known)
+                magics += (uint64_t)magic_at(neg);
+        } else if (t == 0) {
             magics++;
         } else {
             while (t > 0 && (lo >> (t - 1)) == (hi >> (t - 1))) {
@@ -165,12 +203,34 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
 }
 
 static void task(uint64_t j, int width) {
+    if (fold) {
+        uint64_t half_point = 1ULL << (period - 1);
+        if (task_bits_g == 0) {
+            magics += (uint64_t)magic_at(half_point);
+            node(0, width, 0, half_point - 1, 0, 0, 1);
+            return;
+        }
+        uint64_t half = 1ULL << (task_bits_g - 1);
+        if (j >= half) {
+            nodes++; /* the task's root, empty: its values are the negations of the lower half */
+            if (j == half)
+                magics += (uint64_t)magic_at(half_point);
+            return;
+        }
+        node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 1);
+        return;
+    }
     node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 0);
 }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--fold") == 0) {
+        fold = 1;
+        argv++;
+        argc--;
+    }
     if (argc < 5) {
-        fprintf(stderr, "usage: %s rook|bishop SQUARE BITS TASK_BITS [brute | - | FROM TO]\n",
+        fprintf(stderr, "usage: %s [--fold] rook|bishop SQUARE BITS TASK_BITS [brute | - | FROM TO]\n",
                 argv[0]);
         return 2;
     }
@@ -209,7 +269,8 @@ int main(int argc, char **argv) {
         att[i] = pairs[i][1];
         top[i] = occ[i] ? 63 - __builtin_clzll(occ[i]) : -1;
     }
-    int period = 64 - __builtin_ctzll(mask);
+    period = 64 - __builtin_ctzll(mask);
+    task_bits_g = task_bits;
     if (task_bits < 0 || task_bits > period || task_bits > 40) {
         fprintf(stderr, "trim-check: task bits must be 0 to %d\n", period < 40 ? period : 40);
         return 2;

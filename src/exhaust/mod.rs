@@ -82,6 +82,12 @@ pub enum Order {
     /// cheaper nodes on the same rooks (docs/speed.md, "Trimmed windows"). Tasks as in the
     /// high order.
     Trim,
+    /// As [`Order::Trim`] over half the period: `-m` is a magic exactly when `m` is one under
+    /// the index of `occ * m - 1`, so each node keeps a value while either index could hold
+    /// there, and a leaf checks `m` and `-m` by the definition (docs/speed.md, "Folding the
+    /// period by negation"). Tasks as in the high order; those of the upper half are empty
+    /// but the one at the half point, which checks that point alone.
+    Fold,
 }
 
 impl Order {
@@ -109,6 +115,7 @@ impl Order {
             Order::Low => "low",
             Order::High => "high",
             Order::Trim => "trim",
+            Order::Fold => "fold",
         }
     }
 
@@ -134,8 +141,9 @@ impl std::str::FromStr for Order {
             "low" => Ok(Order::Low),
             "high" => Ok(Order::High),
             "trim" => Ok(Order::Trim),
+            "fold" => Ok(Order::Fold),
             _ => Err(crate::error::ParseError::Other(format!(
-                "unknown search order '{s}' (low, high or trim)"
+                "unknown search order '{s}' (low, high, trim or fold)"
             ))),
         }
     }
@@ -444,7 +452,9 @@ impl<'p> Searcher<'p> {
         let word = plan.attacks < 255;
         let engine = match plan.bits {
             _ if plan.order == Order::High => Engine::High(topdown::TopDown::new(plan)),
-            _ if plan.order == Order::Trim => Engine::Trim(trim::Trim::new(plan)),
+            _ if matches!(plan.order, Order::Trim | Order::Fold) => {
+                Engine::Trim(trim::Trim::new(plan))
+            }
             3 if word => Engine::B3(word::WordSearch::new(plan)),
             4 if word => Engine::B4(word::WordSearch::new(plan)),
             5 if word => Engine::B5(word::WordSearch::new(plan)),

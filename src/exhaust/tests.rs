@@ -342,7 +342,11 @@ fn the_high_order_matches_brute_force_on_shifted_bishop_masks() {
             for (task_bits, order) in [0, 1, 5, 13, 22]
                 .into_iter()
                 .map(|t| (t, Order::High))
-                .chain([0, 5, 22].into_iter().map(|t| (t, Order::Trim)))
+                .chain(
+                    [0, 5, 22]
+                        .into_iter()
+                        .flat_map(|t| [(t, Order::Trim), (t, Order::Fold)]),
+                )
             {
                 let plan = Plan::from_pairs(mask, &pairs, bits)
                     .with_task_bits(task_bits)
@@ -457,7 +461,7 @@ fn both_orders_match_brute_force_on_low_rook_shapes() {
             );
             for (task_bits, order) in [0, 3, 9]
                 .into_iter()
-                .flat_map(|t| [(t, Order::High), (t, Order::Trim)])
+                .flat_map(|t| [(t, Order::High), (t, Order::Trim), (t, Order::Fold)])
             {
                 let plan = Plan::from_pairs(mask, &pairs, bits)
                     .with_task_bits(task_bits)
@@ -475,4 +479,53 @@ fn both_orders_match_brute_force_on_low_rook_shapes() {
         }
     }
     assert!(zero > 0 && nonzero > 0, "zero {zero} nonzero {nonzero}");
+}
+
+/// The folded order on the task (2^13 values) of each published rook magic of ranks 1 to 4,
+/// or of its negation when the magic lies in the upper half of the period: the task's magics
+/// and the negations of its values that are magics, against the definition one by one.
+#[test]
+fn the_folded_order_finds_each_published_rook_magic_or_its_negation() {
+    let stop = AtomicBool::new(false);
+    let mut checked = 0;
+    for e in crate::published::records().entries.iter().filter(|e| {
+        e.target.piece == Piece::Rook
+            && e.target.square.index() < 32
+            && e.formula == crate::question::Formula::Plain
+    }) {
+        let period = Plan::new(e.target, e.bits).period_bits();
+        let p = 1u64 << period;
+        let m = e.magic & low_mask(period);
+        let low = if m >= p / 2 { p - m } else { m };
+        let plan = Plan::new(e.target, e.bits)
+            .with_task_bits(period - 13)
+            .with_order(Order::Fold);
+        let task = low >> 13;
+        let mut s = Searcher::new(&plan);
+        s.collect_magics();
+        let tally = s.run_task(task, &stop).unwrap();
+        let mut got = s.collected().to_vec();
+        got.sort_unstable();
+        let mut pad = crate::search::Scratchpad::new(e.target, e.bits);
+        let mut want: Vec<u64> = Vec::new();
+        for d in 0..1u64 << 13 {
+            let x = task << 13 | d;
+            if pad.try_magic(x) {
+                want.push(x);
+            }
+            let y = (p - x) & (p - 1);
+            if y != x && pad.try_magic(y) {
+                want.push(y);
+            }
+        }
+        want.sort_unstable();
+        assert_eq!(got, want, "{} at {} fold", e.target, e.bits);
+        assert!(want.contains(&m), "{} at {}", e.target, e.bits);
+        assert_eq!(tally.magics, want.len() as u64);
+        checked += 1;
+    }
+    assert!(
+        checked >= 16,
+        "only {checked} published rook magics of ranks 1 to 4"
+    );
 }

@@ -85,6 +85,12 @@ pub(crate) struct Trim {
     /// The active lists, one segment per node on the path: each node copies its parent's
     /// segment after it and works on the copy.
     lists: Vec<u16>,
+    /// Folded: the half period, each m standing for m and -m (prototype).
+    fold: bool,
+    /// Every subset with its attack id, the empty one too (the fold's leaf check).
+    all: Vec<(u64, u16)>,
+    period_bits: u32,
+    task_bits: u32,
 }
 
 /// A node's interval and where it writes.
@@ -110,6 +116,9 @@ enum Trimmed {
     /// The subset is exact now (placed, or its slot already held its attack set).
     Placed,
     Kept,
+    /// Nothing moved: the end that looked incompatible is compatible in the other system of
+    /// the fold.
+    Unchanged,
 }
 
 /// A scrambling of `u64` (the splitmix64 finalizer), for the fixed order inside a family.
@@ -122,11 +131,17 @@ fn scramble(mut x: u64) -> u64 {
 impl Trim {
     /// The engine for `plan` (whose order is [`Order::Trim`](super::Order::Trim)).
     pub(crate) fn new(plan: &Plan) -> Trim {
-        let mut subsets: Vec<(u64, u16)> = plan
+        let fold = plan.order == super::Order::Fold;
+        let all: Vec<(u64, u16)> = plan
             .levels
             .iter()
             .flat_map(|l| l.subsets.iter().copied())
             .chain(std::iter::once((0, plan.empty_att)))
+            .collect();
+        let mut subsets: Vec<(u64, u16)> = all
+            .iter()
+            .copied()
+            .filter(|&(x, _)| !fold || x != 0)
             .collect();
         let family = |x: u64| if x == 0 { 0 } else { 64 - x.leading_zeros() };
         subsets.sort_unstable_by_key(|&(x, _)| {
@@ -175,20 +190,41 @@ impl Trim {
                 slots: [0; SLOTS],
                 undo: [0; SLOTS],
             }),
+            fold,
+            all,
+            period_bits: plan.period_bits,
+            task_bits: plan.task_bits,
         }
     }
 
     /// Searches the magics whose bits above the window equal `task`.
     pub(crate) fn run(&mut self, task: u64, out: &mut Out, stop: &AtomicBool) {
+        let mut hi_root = if self.width == 64 {
+            u64::MAX
+        } else {
+            (1 << self.width) - 1
+        };
+        if self.fold {
+            let half_point = 1u64 << (self.period_bits - 1);
+            if self.task_bits == 0 {
+                hi_root = half_point - 1;
+                self.leaf_check(half_point, out);
+            } else {
+                let half = 1u64 << (self.task_bits - 1);
+                if task >= half {
+                    out.nodes(1, stop);
+                    if task == half {
+                        self.leaf_check(half_point, out);
+                    }
+                    return;
+                }
+            }
+        }
         let root = Node {
             known: task << self.width,
             t: self.width,
             lo: 0,
-            hi: if self.width == 64 {
-                u64::MAX
-            } else {
-                (1 << self.width) - 1
-            },
+            hi: hi_root,
             next: 0,
             from: 0,
             len: 0,
@@ -213,7 +249,18 @@ impl Trim {
         };
         let alive = self.fixpoint(n.known, own, &mut s);
         if alive && !out.stopped {
-            if n.t == 0 {
+            if n.t == 0 && self.fold {
+                self.leaf_check(n.known, out);
+                let p = if self.period_bits == 64 {
+                    0
+                } else {
+                    1u64 << self.period_bits
+                };
+                let neg = p.wrapping_sub(n.known) & p.wrapping_sub(1);
+                if neg != n.known {
+                    self.leaf_check(neg, out);
+                }
+            } else if n.t == 0 {
                 out.tally.magics += 1;
                 // Every occupied slot was placed on the path: the highest is the magic's.
                 let top = self.table.slots[..=self.slot_mask]
@@ -282,6 +329,28 @@ impl Trim {
         }
     }
 
+    /// Whether `m` is a magic, by the definition; counts and offers it (fold).
+    fn leaf_check(&self, m: u64, out: &mut Out) {
+        let mut slots = vec![u16::MAX; self.slot_mask + 1];
+        let mut top = 0;
+        for &(x, a) in &self.all {
+            let i = (x.wrapping_mul(m) >> self.shift) as usize;
+            if slots[i] == u16::MAX {
+                slots[i] = a;
+                top = top.max(i as u32);
+            } else if slots[i] != a {
+                return;
+            }
+        }
+        out.tally.magics += 1;
+        if out.could_improve(top) {
+            out.offer(top, m);
+        }
+        if let Some(c) = out.collect.as_mut() {
+            c.push(m);
+        }
+    }
+
     /// Applies the two rules to the list at `lists[own..]` until neither changes anything;
     /// false when the node dies. The list is walked as a ring and compacted as it goes;
     /// `since` counts the subsets checked since the last change, so the walk stops once every
@@ -300,31 +369,36 @@ impl Trim {
             .expect("room for a list");
         // The rooks' tables (9 to 12 bits) get a copy of the walk each, with the shift a
         // constant: fewer registers in the loop.
-        let alive = match shift {
-            52 => self.walk_at::<52>(known, ring, s),
-            53 => self.walk_at::<53>(known, ring, s),
-            54 => self.walk_at::<54>(known, ring, s),
-            55 => self.walk_at::<55>(known, ring, s),
-            _ => self.walk(known, ring, s, whole, low, shift),
+        let alive = match (shift, self.fold) {
+            (52, false) => self.walk_at::<52, false>(known, ring, s),
+            (53, false) => self.walk_at::<53, false>(known, ring, s),
+            (54, false) => self.walk_at::<54, false>(known, ring, s),
+            (55, false) => self.walk_at::<55, false>(known, ring, s),
+            (52, true) => self.walk_at::<52, true>(known, ring, s),
+            (53, true) => self.walk_at::<53, true>(known, ring, s),
+            (54, true) => self.walk_at::<54, true>(known, ring, s),
+            (55, true) => self.walk_at::<55, true>(known, ring, s),
+            (_, false) => self.walk::<false>(known, ring, s, whole, low, shift),
+            (_, true) => self.walk::<true>(known, ring, s, whole, low, shift),
         };
         self.lists = lists;
         alive
     }
 
     /// [`Trim::walk`] with the shift a constant.
-    fn walk_at<const SHIFT: u32>(
+    fn walk_at<const SHIFT: u32, const FOLD: bool>(
         &mut self,
         known: u64,
         ring: &mut [u16; MOST],
         s: &mut Fix,
     ) -> bool {
-        self.walk(known, ring, s, 1 << SHIFT, (1 << SHIFT) - 1, SHIFT)
+        self.walk::<FOLD>(known, ring, s, 1 << SHIFT, (1 << SHIFT) - 1, SHIFT)
     }
 
     /// The walk of [`Trim::fixpoint`] over `ring`. Everything the loop touches is a local, so
     /// that it lives in registers; the rare trims go through `s`.
     #[inline(always)]
-    fn walk(
+    fn walk<const FOLD: bool>(
         &mut self,
         known: u64,
         ring: &mut [u16; MOST],
@@ -353,8 +427,8 @@ impl Trim {
             let id = ring[read & (MOST - 1)];
             let e = self.entries[usize::from(id) & (MOST - 1)];
             read += 1;
-            let p0 = e.x.wrapping_mul(base);
-            let lw = e.x.wrapping_mul(w);
+            let p0 = e.x.wrapping_mul(base).wrapping_sub(u64::from(FOLD));
+            let lw = e.x.wrapping_mul(w).wrapping_add(u64::from(FOLD));
             let exact = lw < whole - (p0 & low);
             let b0 = (p0 >> shift) as usize & (SPARE - 1);
             let b1 = (p0.wrapping_add(lw) >> shift) as usize & (SPARE - 1);
@@ -367,10 +441,16 @@ impl Trim {
                 }
                 s.len = len;
                 s.undo = undo_end;
-                let done = trim(t, self.slot_mask, shift, e, p0, lw, s);
+                let done = trim(t, self.slot_mask, shift, e, p0, lw, s, FOLD);
                 match done {
                     Trimmed::Dead => return false,
                     Trimmed::Placed => {}
+                    Trimmed::Unchanged => {
+                        ring[write & (MOST - 1)] = id;
+                        write += 1;
+                        budget -= 1;
+                        continue;
+                    }
                     Trimmed::Kept => {
                         ring[write & (MOST - 1)] = id;
                         write += 1;
@@ -419,6 +499,7 @@ fn trim(
     p0: u64,
     lw: u64,
     s: &mut Fix,
+    fold: bool,
 ) -> Trimmed {
     let (x, a) = (e.x, e.a);
     let low = (1u64 << shift) - 1;
@@ -444,14 +525,20 @@ fn trim(
     }
     let rem = (1u64 << shift) - fr;
     let lo0 = s.lo;
+    let hi0 = s.hi;
     if first > 0 {
-        s.lo = lo0 + (rem + ((first - 1) << shift)).div_ceil(x);
+        s.lo = lo0 + (rem + ((first - 1) << shift) - u64::from(fold)).div_ceil(x);
     }
     if end < last {
-        s.hi = lo0 + (rem + (end << shift)).div_ceil(x) - 1;
+        // Folded, the last slot is the floor system's at `hi`, one past the other's when
+        // `x * hi` is a multiple of `2^shift`: the bound may not rise above `hi`.
+        s.hi = (lo0 + (rem + (end << shift)).div_ceil(x) - 1).min(hi0);
     }
     if s.lo > s.hi {
         return Trimmed::Dead;
+    }
+    if fold && s.lo == lo0 && s.hi == hi0 && first != end {
+        return Trimmed::Unchanged;
     }
     if first == end {
         let b = (b0.wrapping_add(first) as usize) & slot_mask;

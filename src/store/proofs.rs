@@ -250,6 +250,9 @@ impl Store {
                     crate::exhaust::Order::Low => "low bits first",
                     crate::exhaust::Order::High => "high bits first, carries bounded",
                     crate::exhaust::Order::Trim => "high bits first, windows trimmed",
+                    crate::exhaust::Order::Fold => {
+                        "high bits first, windows trimmed, the period folded by negation"
+                    }
                 },
                 env!("CARGO_PKG_VERSION")
             );

@@ -385,6 +385,7 @@ pub fn part_key(x: &Exhaust, part: &PartWire) -> String {
             crate::exhaust::Order::Low => "",
             crate::exhaust::Order::High => " high",
             crate::exhaust::Order::Trim => " trim",
+            crate::exhaust::Order::Fold => " fold",
         },
         part.shard,
         x.shards,

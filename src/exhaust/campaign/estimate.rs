@@ -407,7 +407,9 @@ pub fn sampled_plan(
     let plan = Plan::new(target, bits).with_order(order);
     match (task_bits, order) {
         (Some(t), _) => plan.with_task_bits(t),
-        (None, Order::High | Order::Trim) => plan.with_task_bits(HIGH_SAMPLE_TASK_BITS),
+        (None, Order::High | Order::Trim | Order::Fold) => {
+            plan.with_task_bits(HIGH_SAMPLE_TASK_BITS)
+        }
         (None, Order::Low) => plan,
     }
 }

@@ -160,6 +160,7 @@ impl Search {
             Order::Low => {}                         // low-order digests stay what they were
             Order::High => h = mix(h ^ 0x6869_6768), // "high"
             Order::Trim => h = mix(h ^ 0x7472_696d), // "trim"
+            Order::Fold => h = mix(h ^ 0x666f_6c64), // "fold"
         }
         h
     }
