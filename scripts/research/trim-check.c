@@ -332,19 +332,8 @@ int main(int argc, char **argv) {
             return 2;
         }
         uint64_t count = 0;
-        for (uint64_t m = 0; m < 1ULL << period; m++) {
-            int ok = 1;
-            for (int i = 0; i < n && ok; i++) {
-                int idx = (int)((occ[i] * m) >> shift);
-                if (slot_used[idx] && slot_att[idx] != att[i])
-                    ok = 0;
-                slot_used[idx] = 1;
-                slot_att[idx] = att[i];
-            }
-            count += ok;
-            for (int j = 0; j < n; j++)
-                slot_used[(int)((occ[j] * m) >> shift)] = 0;
-        }
+        for (uint64_t m = 0; m < 1ULL << period; m++)
+            count += (uint64_t)magic_at(m);
         printf("brute force: %llu magics%s\n", (unsigned long long)count,
                count == magics ? "" : "  MISMATCH");
         return count == magics ? 0 : 1;
