@@ -123,14 +123,14 @@ fn bad_questions_are_refused_in_one_line() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// The top-down orders (trim, the default on the rooks of ranks 1 to 4, and high) are sampled
+/// The top-down orders (fold, the default on the rooks of ranks 1 to 4, and high) are sampled
 /// in 2^24 finer pieces of the same tree unless `--task-bits` says otherwise, the low order at
 /// `exhaust`'s split.
 #[test]
 fn the_high_order_is_sampled_finer_unless_told() {
-    let trim = estimate_json(&["--estimate", "rook:e2:8", "--sample", "50"]);
-    assert_eq!(trim["order"], "trim");
-    assert_eq!(trim["tasks"], 1u64 << 24);
+    let fold = estimate_json(&["--estimate", "rook:e2:8", "--sample", "50"]);
+    assert_eq!(fold["order"], "fold");
+    assert_eq!(fold["tasks"], 1u64 << 24);
     let high = estimate_json(&[
         "--estimate",
         "rook:e2:8",
@@ -142,9 +142,9 @@ fn the_high_order_is_sampled_finer_unless_told() {
     assert_eq!(high["order"], "high");
     assert_eq!(high["tasks"], 1u64 << 24);
     assert!(
-        high["nodes"]["total"].as_f64().unwrap() > 10.0 * trim["nodes"]["total"].as_f64().unwrap(),
-        "trimmed windows visit far fewer nodes: {} against {}",
-        trim["nodes"],
+        high["nodes"]["total"].as_f64().unwrap() > 10.0 * fold["nodes"]["total"].as_f64().unwrap(),
+        "trimmed and folded windows visit far fewer nodes: {} against {}",
+        fold["nodes"],
         high["nodes"]
     );
     let told = estimate_json(&[

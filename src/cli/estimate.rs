@@ -36,14 +36,14 @@ pub struct EstimateArgs {
     seed: u64,
     /// With --estimate: split the period into 2^N tasks (smaller tasks finish where exhaust's
     /// take hours; the projection is then that of this split) [default: exhaust's split in the
-    /// low order, 2^24 in the high and trim ones, whose subtrees are few and heavy-tailed at
+    /// low order, 2^24 in the top-down ones, whose subtrees are few and heavy-tailed at
     /// exhaust's: finer pieces of the same tree give a tighter interval in the same time].
     #[arg(long, value_name = "N", requires = "questions",
           value_parser = clap::value_parser!(u32).range(0..=63))]
     task_bits: Option<u32>,
     /// With --estimate: the order the search fixes the bits in: `low`, `high` (from the top of
-    /// the period down) or `trim` (from the top, windows trimmed) [default: exhaust's, trim for
-    /// the rooks of ranks 1 to 4, low otherwise].
+    /// the period down), `trim` (from the top, windows trimmed) or `fold` (trim over half the
+    /// period) [default: exhaust's, fold for the rooks of ranks 1 to 4, low otherwise].
     #[arg(long, requires = "questions")]
     order: Option<Order>,
     /// With --estimate: also search the whole period, print the measured totals and how often

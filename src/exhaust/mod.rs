@@ -4,7 +4,7 @@
 //! Only `m mod P` matters, where `P = 2^(64 - l)` and `l` is the lowest mask square: every
 //! blocker subset is a multiple of `2^l`. The period is searched as a tree whose nodes fix some
 //! bits of `m`; a destructive collision among the subsets whose indices those bits determine
-//! prunes the whole subtree. Three orders walk it, each an engine in this folder beside the
+//! prunes the whole subtree. Four orders walk it, each an engine in this folder beside the
 //! others ([`Order`] chooses; the magics found never depend on it, the nodes do):
 //!
 //! - **low** ([`Order::Low`]), the lowest bits first. A subset whose lowest square is `k` gets
@@ -20,6 +20,9 @@
 //! - **trim** ([`Order::Trim`], `trim.rs`), the high order with each node's window trimmed to
 //!   where every family of subsets has a compatible slot: fewer and cheaper nodes on the same
 //!   rooks.
+//! - **fold** ([`Order::Fold`], a mode of `trim.rs`), the trimmed search over half the period,
+//!   each value standing for itself and its negation: the default on the rooks of ranks 1 to
+//!   4.
 //!
 //! The space is cut into *tasks* ([`Plan::task_bits`] bits of `m`: the lowest in the low order,
 //! the period's highest in the others); a [`Searcher`] searches one task. Tasks are
@@ -91,18 +94,20 @@ pub enum Order {
 }
 
 impl Order {
-    /// The order that costs the least on `target`: trim for the rooks of ranks 1 to 4, low
+    /// The order that costs the least on `target`: fold for the rooks of ranks 1 to 4, low
     /// for the others. Knuth's estimates of the high and low trees
     /// (`scripts/research/order-nodes.py`, docs/speed.md) put their crossover at rank 5 (rook
     /// a4 at 10 3.3e11 low against 3.3e10 high, d5 at 9 9.2e10 against 7.0e10, a5 at 10 9.0e11
     /// against 1.5e12, d6 at 9 2.0e10 against 5.8e12; the low engine's nodes are the cheaper
-    /// ones), and the trimmed windows cost a third to a seventh of the high order on the same
+    /// ones), the trimmed windows cost a third to a seventh of the high order on the same
     /// rooks (rook d4 at 9 0.12 CPU-hours against 0.43, h3 at 10 1.0 against 7.1, d5 at 9 3.8
-    /// against 8.9, where the low order's 0.19 still wins).
+    /// against 8.9, where the low order's 0.19 still wins), and folding the period costs 1.76
+    /// to 1.86 times less than trim on every rook measured from rank 1 to 4 (d4 at 9 257 s
+    /// against 454, h3 at 10 0.57 h against 1.05, a1 at 11 12.7 h against 23.7).
     #[must_use]
     pub fn suited(target: Target) -> Order {
         if target.piece == crate::piece::Piece::Rook && target.square.index() < 32 {
-            Order::Trim
+            Order::Fold
         } else {
             Order::Low
         }

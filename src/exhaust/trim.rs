@@ -85,7 +85,8 @@ pub(crate) struct Trim {
     /// The active lists, one segment per node on the path: each node copies its parent's
     /// segment after it and works on the copy.
     lists: Vec<u16>,
-    /// Folded: the half period, each m standing for m and -m (prototype).
+    /// Folded ([`Order::Fold`](super::Order::Fold)): the half period, each `m` standing for
+    /// `m` and `-m`.
     fold: bool,
     /// Every subset with its attack id, the empty one too (the fold's leaf check).
     all: Vec<(u64, u16)>,

@@ -16,12 +16,12 @@ pub enum Stage {
     /// Rooks on ranks 7 and 8 below their popcount: exhaustive search, minutes to hours.
     RookBackRanks,
     /// Rooks on ranks 1 and 2 whose record is below the popcount (d1, g1, c2, d2, e2):
-    /// periods 2^55 to 2^63; `exhaust --order trim` takes seconds (c2, d2, e2) to about 13
+    /// periods 2^55 to 2^63; `exhaust --order fold` takes seconds (c2, d2, e2) to about 7
     /// CPU-hours (g1).
     RookRecords,
     /// Rooks whose best magic is at the popcount (a1, b1, c1, e1, f1, h1, a2, b2, f2, g2,
-    /// h2): the open questions of the field; `exhaust --order trim` takes minutes (a2, b2,
-    /// f2) to most of a CPU-year (h1).
+    /// h2): the open questions of the field; `exhaust --order fold` takes minutes (a2, b2,
+    /// f2) to half a CPU-year (h1).
     RookOpen,
 }
 
@@ -50,34 +50,35 @@ impl Stage {
     }
 }
 
-/// What the open rook questions cost `exhaust --order trim`, in CPU-hours, as measured on one
-/// quiet thread (`magichunt bench --estimate rook:SQ:BITS --order trim --budget 30s --seed 1`,
-/// docs/speed.md, "Trimmed windows", 2026-11-26). Only an order: the campaign takes a stage's
-/// questions cheapest first, and those not listed after them by square.
-const TRIM_HOURS: [(&str, u32, f64); 9] = [
-    ("g2", 9, 12.2),
-    ("g1", 9, 13.0),
-    ("b1", 10, 18.8),
-    ("c1", 10, 20.3),
-    ("a1", 11, 23.8),
-    ("e1", 10, 33.4),
-    ("h2", 10, 53.7),
-    ("f1", 10, 96.9),
-    ("h1", 11, 6327.0),
+/// What the open rook questions cost `exhaust --order fold`, the default on them, in
+/// CPU-hours, as measured on one quiet thread (`magichunt bench --estimate rook:SQ:BITS
+/// --order fold --task-bits 24 --budget 30s --seed 1`, docs/speed.md, "Folding the period by
+/// negation", 2026-11-26). Only an order: the campaign takes a stage's questions cheapest
+/// first, and those not listed after them by square.
+const FOLD_HOURS: [(&str, u32, f64); 9] = [
+    ("g2", 9, 7.0),
+    ("g1", 9, 7.3),
+    ("b1", 10, 10.8),
+    ("c1", 10, 11.4),
+    ("a1", 11, 12.7),
+    ("e1", 10, 18.2),
+    ("h2", 10, 27.7),
+    ("f1", 10, 52.6),
+    ("h1", 11, 4270.0),
 ];
 
-/// The place of `q` in [`TRIM_HOURS`], or past its end.
+/// The place of `q` in [`FOLD_HOURS`], or past its end.
 fn cost_rank(q: Question) -> usize {
-    TRIM_HOURS
+    FOLD_HOURS
         .iter()
         .position(|&(sq, bits, _)| {
             q.target.piece == Piece::Rook && q.target.square.to_string() == sq && q.bits == bits
         })
-        .unwrap_or(TRIM_HOURS.len())
+        .unwrap_or(FOLD_HOURS.len())
 }
 
 /// The campaign's questions for `store`, easiest stage first and, within a stage, the rooks
-/// measured cheapest first (by `exhaust --order trim`, docs/speed.md): one bit below the best bits
+/// measured cheapest first (by `exhaust --order fold`, docs/speed.md): one bit below the best bits
 /// known for every square whose best bits are not proven optimal (by the store's proofs that
 /// may steer work, see [`Store::proven_none`]: vet the store first with
 /// [`crate::trust::vet`]; the published ones; or the lower bound). Squares the store settles
@@ -148,12 +149,12 @@ mod tests {
 
     #[test]
     fn every_measured_cost_names_a_rook_question_one_bit_below_its_popcount_or_record() {
-        for (k, &(sq, bits, hours)) in TRIM_HOURS.iter().enumerate() {
+        for (k, &(sq, bits, hours)) in FOLD_HOURS.iter().enumerate() {
             let square: Square = sq.parse().unwrap();
             let popcount = relevant_mask(Piece::Rook, square).count();
             assert!(bits < popcount && bits + 2 >= popcount, "{sq} at {bits}");
             assert!(hours > 0.0);
-            assert!(k == 0 || TRIM_HOURS[k - 1].2 <= hours, "sorted by cost");
+            assert!(k == 0 || FOLD_HOURS[k - 1].2 <= hours, "sorted by cost");
         }
     }
 }
