@@ -369,17 +369,23 @@ fn the_high_order_matches_brute_force_on_shifted_bishop_masks() {
     assert!(zero > 0 && nonzero > 0, "zero {zero} nonzero {nonzero}");
 }
 
+/// The published plain magics of the rooks of ranks 1 to 4, where the top-down orders are
+/// the suited ones.
+fn low_published_rooks() -> impl Iterator<Item = &'static crate::table::Entry> {
+    crate::published::records().entries.iter().filter(|e| {
+        e.target.piece == Piece::Rook
+            && e.target.square.index() < 32
+            && e.formula == crate::question::Formula::Plain
+    })
+}
+
 /// The low-rank rooks, where the high order is meant to be used, have no small period: the
 /// task (2^13 values) around each published magic of ranks 1 to 4, against brute force.
 #[test]
 fn high_order_tasks_around_published_rook_magics_match_brute_force() {
     let stop = AtomicBool::new(false);
     let mut checked = 0;
-    for e in crate::published::records().entries.iter().filter(|e| {
-        e.target.piece == Piece::Rook
-            && e.target.square.index() < 32
-            && e.formula == crate::question::Formula::Plain
-    }) {
+    for e in low_published_rooks() {
         let period = Plan::new(e.target, e.bits).period_bits();
         let m = e.magic & low_mask(period);
         for order in [Order::High, Order::Trim] {
@@ -488,11 +494,7 @@ fn both_orders_match_brute_force_on_low_rook_shapes() {
 fn the_folded_order_finds_each_published_rook_magic_or_its_negation() {
     let stop = AtomicBool::new(false);
     let mut checked = 0;
-    for e in crate::published::records().entries.iter().filter(|e| {
-        e.target.piece == Piece::Rook
-            && e.target.square.index() < 32
-            && e.formula == crate::question::Formula::Plain
-    }) {
+    for e in low_published_rooks() {
         let period = Plan::new(e.target, e.bits).period_bits();
         let p = 1u64 << period;
         let m = e.magic & low_mask(period);

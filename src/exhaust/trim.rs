@@ -90,6 +90,8 @@ pub(crate) struct Trim {
     fold: bool,
     /// Every subset with its attack id, the empty one too (the fold's leaf check).
     all: Vec<(u64, u16)>,
+    /// The leaf check's slots, one per slot of the table (kept, not allocated per leaf).
+    leaf: Vec<u16>,
     period_bits: u32,
     task_bits: u32,
 }
@@ -193,6 +195,7 @@ impl Trim {
             }),
             fold,
             all,
+            leaf: vec![0; 1 << plan.bits],
             period_bits: plan.period_bits,
             task_bits: plan.task_bits,
         }
@@ -331,8 +334,9 @@ impl Trim {
     }
 
     /// Whether `m` is a magic, by the definition; counts and offers it (fold).
-    fn leaf_check(&self, m: u64, out: &mut Out) {
-        let mut slots = vec![u16::MAX; self.slot_mask + 1];
+    fn leaf_check(&mut self, m: u64, out: &mut Out) {
+        let slots = &mut self.leaf;
+        slots.fill(u16::MAX);
         let mut top = 0;
         for &(x, a) in &self.all {
             let i = (x.wrapping_mul(m) >> self.shift) as usize;
@@ -490,6 +494,9 @@ impl Trim {
 
 /// Subset `e` (product `p0` at `lo`, moving by `lw` over the interval) has an incompatible
 /// slot at an end of the interval: moves the ends to its first and last compatible slots.
+///
+/// `fold` is an argument, not a const parameter as in the walk: two copies of this path
+/// measured no faster on rook g1 at 9 (within the 2 % spread of back-to-back runs).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn trim(
