@@ -116,7 +116,7 @@ def main():
     tmp = tempfile.mkdtemp()
     exe = os.path.join(tmp, checker)
     try:
-        subprocess.run(["cc", "-O2", "-o", exe, os.path.join(ROOT, f"scripts/research/{checker}.c")], check=True)
+        subprocess.run(["cc", "-O3", "-march=native", "-o", exe, os.path.join(ROOT, f"scripts/research/{checker}.c")], check=True)
     except (OSError, subprocess.CalledProcessError) as e:
         fail(f"cannot build {checker}.c: {e}")
     if not os.path.exists(log):
