@@ -63,8 +63,8 @@ pub struct ExhaustArgs {
     /// ranks 1 to 4), `trim` (as high, each window trimmed to where every family of subsets
     /// fits; 3 to 7 times cheaper than high on those rooks) or `fold` (as trim over half the
     /// period, each value standing for itself and its negation; about 1.8 times cheaper than
-    /// trim) [default: fold for the rooks of ranks 1 to 4, low otherwise]. `bench --estimate Q --order O` projects any. A search
-    /// already begun keeps its own.
+    /// trim) [default: fold for the rooks of ranks 1 to 4, low otherwise]. `bench --estimate
+    /// Q --order O` projects any. A search already begun keeps its own.
     #[arg(long)]
     order: Option<Order>,
     /// Index formula: only `plain` can be enumerated (a black key is odd, so every bit of
