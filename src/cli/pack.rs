@@ -57,11 +57,6 @@ pub struct PackArgs {
     /// Starting temperature of the annealing, in entries (lower it to refine a good table).
     #[arg(long, default_value_t = 100.0)]
     hot: f64,
-    /// After the annealing, squeeze the array for this long (5m): each square's offset moved
-    /// to where it overlaps least at a fixed size, the size lowered after every fit; finds
-    /// interleavings (combs with others in their teeth) that first-fit orders miss.
-    #[arg(long)]
-    squeeze: Option<String>,
     /// Hunt, for this long, new magics for the squares at the top of the array that fit the
     /// holes below (10m, 8h); the table is saved to `--out` whenever it shrinks.
     #[arg(long)]
@@ -93,7 +88,6 @@ impl TryFrom<&PackArgs> for PackConfig {
             steps: a.steps,
             time: duration(&a.time)?,
             hot: a.hot,
-            squeeze: duration(&a.squeeze)?,
             hunt: duration(&a.hunt)?,
             spread: a.spread,
             threads: a.threads.unwrap_or_else(|| threads_or_all(None)),

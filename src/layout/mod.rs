@@ -19,7 +19,6 @@ pub mod pack;
 pub mod packed;
 pub mod refit;
 pub mod shared;
-pub mod squeeze;
 pub mod usage;
 
 use std::fmt;

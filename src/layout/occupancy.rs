@@ -69,12 +69,6 @@ impl Shape {
     pub fn used(&self) -> u32 {
         self.slots.len() as u32
     }
-
-    /// The indices written, lowest first, the lowest 0.
-    #[must_use]
-    pub fn indices(&self) -> &[u32] {
-        &self.slots
-    }
 }
 
 /// Taken slots of a shared array, as bits; grows as shapes are placed.

@@ -10,14 +10,13 @@
 //! fill, few-slot magics from a pool leave many, and which of each square's magics to take is
 //! part of the search.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::anneal::{anneal, decode, widest_first, AnnealOptions, Candidate, Placed, Plan};
 use super::occupancy::Shape;
 use super::packed::{PackedEntry, PackedTable};
 use super::shared::{Fill, Pattern};
-use super::squeeze::{squeeze, SqueezeOptions};
 use super::LayoutError;
 use crate::attacks::relevant_mask;
 use crate::piece::Target;
@@ -40,9 +39,6 @@ pub struct PackOptions {
     pub hot: f64,
     /// Final temperature, in entries.
     pub cold: f64,
-    /// After the annealing, squeeze the array for this long ([`squeeze`](super::squeeze)):
-    /// offsets moved one by one at a fixed size, the size lowered after every fit.
-    pub squeeze: Option<Duration>,
 }
 
 impl Default for PackOptions {
@@ -54,7 +50,6 @@ impl Default for PackOptions {
             seed: a.seed,
             hot: a.hot,
             cold: a.cold,
-            squeeze: None,
         }
     }
 }
@@ -195,7 +190,7 @@ pub fn pack_choosing(
     });
     let first = given.clone().unwrap_or_else(|| ffd(&squares));
     let first_size = u64::from(first.size);
-    if squares.is_empty() {
+    if opts.steps == 0 || squares.is_empty() {
         return packing(&first, first_size, 0);
     }
     let mut report = |p: &Placed| {
@@ -203,35 +198,8 @@ pub fn pack_choosing(
             on_better(&packing(p, first_size, 0));
         }
     };
-    let (best, steps) = if opts.steps == 0 {
-        (first.clone(), 0)
-    } else {
-        anneal(&squares, &first.plan, &opts.anneal(), stop, &mut report)
-    };
-    let mut best = if best.size < first.size { best } else { first };
-    if let Some(time) = opts.squeeze.filter(|_| !stop.load(Ordering::Relaxed)) {
-        // The squeeze moves offsets with the magics fixed: each square's pick.
-        let picked: Vec<Candidate> = (0..squares.len())
-            .map(|k| squares[k][best.plan.pick[k]].clone())
-            .collect();
-        let pick = best.plan.pick.clone();
-        let with_picks = |p: &Placed| {
-            let mut p = p.clone();
-            p.plan.pick.clone_from(&pick);
-            p
-        };
-        let sq = SqueezeOptions {
-            time,
-            moves: u64::MAX,
-            seed: opts.seed,
-        };
-        let (squeezed, _) = squeeze(&picked, &best.base, &sq, stop, &mut |p| {
-            report(&with_picks(p));
-        });
-        if squeezed.size < best.size {
-            best = with_picks(&squeezed);
-        }
-    }
+    let (best, steps) = anneal(&squares, &first.plan, &opts.anneal(), stop, &mut report);
+    let best = if best.size < first.size { best } else { first };
     packing(&best, first_size, steps)
 }
 

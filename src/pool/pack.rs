@@ -62,9 +62,6 @@ pub struct PackConfig {
     pub time: Option<Duration>,
     /// Starting temperature of the annealing, in entries (1 or more).
     pub hot: f64,
-    /// After the annealing, squeeze the array for this long: offsets moved at a fixed size,
-    /// the size lowered after every fit ([`crate::layout::squeeze`]).
-    pub squeeze: Option<Duration>,
     /// Hunt, for this long, magics that fit the holes (needs `out`, and no pool).
     pub hunt: Option<Duration>,
     /// Bits above a square's own that the hunt may try.
@@ -93,7 +90,6 @@ impl PackConfig {
             steps: None,
             time: None,
             hot: 100.0,
-            squeeze: None,
             hunt: None,
             spread: 0,
             threads: std::thread::available_parallelism().map_or(1, usize::from),
@@ -108,7 +104,7 @@ impl PackConfig {
     /// [`PackError::Config`] naming the setting.
     pub fn check(&self) -> Result<(), PackError> {
         let bad = |s: &str| Err(PackError::Config(s.into()));
-        if [self.time, self.squeeze, self.hunt].contains(&Some(Duration::ZERO)) {
+        if [self.time, self.hunt].contains(&Some(Duration::ZERO)) {
             return bad("invalid duration '0s' (expected more than zero)");
         }
         if self.hunt.is_some() && self.out.is_none() {
@@ -300,7 +296,6 @@ fn anneal(
         seed: cfg.seed,
         hot: cfg.hot,
         cold: 1.0,
-        squeeze: cfg.squeeze,
     };
     let patterns: Vec<Vec<Pattern>> = src
         .groups
