@@ -92,12 +92,13 @@ pub fn audit_store(
 ) -> Result<AuditReport, AuditError> {
     // The built-in table is refused at once: no note that it stands in for a store.
     let found = crate::locate::for_reading(cfg.store.as_deref(), &mut crate::progress::Quiet);
+    if found.missing() {
+        return Err(AuditError::Missing(found.name()));
+    }
+    // A FIFO, a device or a folder is refused by the load, which says what it is.
     let Reading::File(path) = found else {
         return Err(AuditError::BuiltIn);
     };
-    if !path.is_file() {
-        return Err(AuditError::Missing(path.display().to_string()));
-    }
     let store = Store::load(&path).map_err(|source| AuditError::Load {
         path: path.clone(),
         source,
