@@ -87,9 +87,12 @@ fn black_models_match_brute_force_under_a_cube() {
     assert_eq!(sat, brute);
 }
 
-/// (b) Every magic of every shipped table satisfies its CNF with the magic fixed, and each
-/// single-bit flip is satisfiable exactly when verify accepts it. Bishops at every bit count
-/// in the tables; rooks where the CNF is small enough for a test (9 bits or fewer). Returns
+/// (b) Every magic of every shipped table satisfies its CNF with the magic fixed, and its
+/// single-bit flips are satisfiable exactly when verify accepts them. Bishops at every bit
+/// count in the tables; rooks where the CNF is small enough for a test (9 bits or fewer).
+/// Each magic is judged with 16 of its 64 flips (every fourth bit, from an offset that turns
+/// with each magic judged, so that every bit position is flipped many times over the tables):
+/// judging all 64 cost the suite half a minute on two cores and caught nothing more. Returns
 /// the questions, valid and invalid magics judged for `piece`.
 fn judge_shipped_magics_and_flips(piece: Piece) -> (usize, u32, u32) {
     let mut by_question: std::collections::BTreeMap<Question, Vec<u64>> = Default::default();
@@ -104,6 +107,7 @@ fn judge_shipped_magics_and_flips(piece: Piece) -> (usize, u32, u32) {
         }
     }
     let (mut valid, mut invalid) = (0, 0);
+    let mut turn = 0;
     for (q, magics) in &mut by_question {
         // Tables share magics: judge each once.
         magics.sort_unstable();
@@ -112,7 +116,8 @@ fn judge_shipped_magics_and_flips(piece: Piece) -> (usize, u32, u32) {
         let mut tries = Vec::new();
         for &m in magics.iter() {
             tries.push(m);
-            tries.extend((0..64).map(|b| m ^ 1 << b));
+            tries.extend((0..16).map(|k| m ^ 1 << (4 * k + turn % 4)));
+            turn += 1;
         }
         let verdicts = solver::judge(&cnf, &tries);
         for (&m, sat) in tries.iter().zip(verdicts) {
@@ -135,6 +140,7 @@ fn shipped_bishop_magics_and_their_flips_are_judged_as_verify_judges_them() {
     eprintln!("bishops: {questions} questions, {valid} valid, {invalid} invalid");
     assert!(questions > 64, "{questions} questions");
     assert!(
+        // 335 magics, 17 tries each: 3,156 valid, 2,539 invalid.
         valid > 500 && invalid > 500,
         "{valid} valid, {invalid} invalid"
     );
@@ -147,7 +153,8 @@ fn shipped_rook_magics_and_their_flips_are_judged_as_verify_judges_them() {
     eprintln!("rooks: {questions} questions, {valid} valid, {invalid} invalid");
     assert!(questions > 8, "{questions} questions");
     assert!(
-        valid > 100 && invalid > 100,
+        // 15 magics, 17 tries each: 68 valid, 187 invalid.
+        valid > 50 && invalid > 100,
         "{valid} valid, {invalid} invalid"
     );
 }
@@ -163,14 +170,17 @@ fn limits(stop: &Stop) -> Limits<'_> {
 /// (c) Every published proof that the solver settles in seconds (the bishops with five mask
 /// squares, at 4 bits) comes out UNSAT with a certificate that checks; (d) and prove agrees
 /// with exhaust on each. (The 7- and 9-square bishops at 6 and 8 bits take the solver more than
-/// ten minutes: see the README's proof board.)
-#[test]
-fn published_bishop_proofs_come_out_unsat_with_checked_certificates() {
+/// ten minutes: see the README's proof board.) Settles those `take` keeps; returns how many it
+/// settled and how many of them exhaust checked too.
+fn settle_published_bishop_proofs(take: impl Fn(&str) -> bool) -> (u32, u32) {
     let dir = tempfile::tempdir().unwrap();
     let stop = Stop::new();
     let (mut n, mut exhausted) = (0, 0);
     for p in &published::records().proofs {
-        if p.target.piece != Piece::Bishop || Occupancies::new(p.target).mask.count() > 5 {
+        if p.target.piece != Piece::Bishop
+            || Occupancies::new(p.target).mask.count() > 5
+            || !take(&p.target.square.to_string())
+        {
             continue;
         }
         let q = Question::new(p.target, p.bits, Formula::Plain).unwrap();
@@ -196,6 +206,29 @@ fn published_bishop_proofs_come_out_unsat_with_checked_certificates() {
         }
         n += 1;
     }
+    (n, exhausted)
+}
+
+/// The eight edge bishops of ranks 4 and 5 take the solver about 6 s each, the fourteen others
+/// under 2 s: CI settles the fourteen and two of the eight (a4 and h5, one of each mirrored
+/// pair of files), and the ignored test below settles all 22.
+const SLOW_BISHOP_PROOFS: [&str; 6] = ["b4", "g4", "h4", "a5", "b5", "g5"];
+
+#[test]
+fn published_bishop_proofs_come_out_unsat_with_checked_certificates() {
+    let (n, exhausted) = settle_published_bishop_proofs(|sq| !SLOW_BISHOP_PROOFS.contains(&sq));
+    assert_eq!(
+        n, 16,
+        "published bishop proofs at 4 bits, less the slow six"
+    );
+    assert_eq!(exhausted, 4, "rank 8: c8, d8, e8, f8 checked by exhaust");
+}
+
+/// All 22 (about a minute on one core): `cargo test --release -- --ignored`.
+#[test]
+#[ignore = "a minute on one core; CI settles 16 of the 22"]
+fn all_published_bishop_proofs_come_out_unsat_with_checked_certificates() {
+    let (n, exhausted) = settle_published_bishop_proofs(|_| true);
     assert_eq!(n, 22, "published bishop proofs at 4 bits");
     assert_eq!(exhausted, 4, "rank 8: c8, d8, e8, f8 checked by exhaust");
 }
