@@ -13,7 +13,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::anneal::{anneal, decode, widest_first, AnnealOptions, Candidate, Placed, Plan};
+use super::anneal::{
+    anneal, decode, first_fit_order, widest_first, AnnealOptions, Candidate, Placed,
+};
 use super::occupancy::Shape;
 use super::packed::{PackedEntry, PackedTable};
 use super::shared::{Fill, Pattern};
@@ -164,25 +166,21 @@ pub fn pack_choosing(
         first_size,
         steps,
     };
-    // The start: the given table (its own offsets, which first-fit in offset order may not
-    // reproduce), or first-fit decreasing.
+    // The start: the given table, with an order that first-fit decodes to it where one
+    // exists, or first-fit decreasing.
     let given = start.map(|(picks, offsets)| {
         assert_eq!(picks.len(), squares.len(), "one pick per square");
         assert_eq!(offsets.len(), squares.len(), "one offset per square");
         let base: Vec<u32> = (0..squares.len())
             .map(|k| offsets[k] + squares[k][picks[k]].lo)
             .collect();
-        let mut order: Vec<usize> = (0..squares.len()).collect();
-        order.sort_by_key(|&k| (base[k], k));
+        let plan = first_fit_order(&squares, picks, &base);
         let mut occ = super::occupancy::Occupancy::new();
-        for &k in &order {
+        for &k in &plan.order {
             occ.place(&squares[k][picks[k]].shape, base[k]);
         }
         Placed {
-            plan: Plan {
-                order,
-                pick: picks.clone(),
-            },
+            plan,
             base,
             size: occ.end(),
             used: occ.used(),
