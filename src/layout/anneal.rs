@@ -152,10 +152,12 @@ pub fn decode(squares: &[Vec<Candidate>], plan: &Plan) -> Placed {
 /// ready, the lowest of the rest is placed at its base and the search goes on: the order then
 /// decodes to a different placement from that square on.
 ///
+/// Returns the given placement with that order as its plan.
+///
 /// # Panics
 /// If `pick` or `base` does not have one entry per square.
 #[must_use]
-pub fn first_fit_order(squares: &[Vec<Candidate>], pick: &[usize], base: &[u32]) -> Plan {
+pub fn first_fit_order(squares: &[Vec<Candidate>], pick: &[usize], base: &[u32]) -> Placed {
     assert_eq!(pick.len(), squares.len(), "one pick per square");
     assert_eq!(base.len(), squares.len(), "one base per square");
     let mut rest: Vec<usize> = (0..squares.len()).collect();
@@ -172,9 +174,14 @@ pub fn first_fit_order(squares: &[Vec<Candidate>], pick: &[usize], base: &[u32])
         occ.place(&squares[k][pick[k]].shape, base[k]);
         order.push(k);
     }
-    Plan {
-        order,
-        pick: pick.to_vec(),
+    Placed {
+        plan: Plan {
+            order,
+            pick: pick.to_vec(),
+        },
+        base: base.to_vec(),
+        size: occ.end(),
+        used: occ.used(),
     }
 }
 

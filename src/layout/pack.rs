@@ -174,17 +174,7 @@ pub fn pack_choosing(
         let base: Vec<u32> = (0..squares.len())
             .map(|k| offsets[k] + squares[k][picks[k]].lo)
             .collect();
-        let plan = first_fit_order(&squares, picks, &base);
-        let mut occ = super::occupancy::Occupancy::new();
-        for &k in &plan.order {
-            occ.place(&squares[k][picks[k]].shape, base[k]);
-        }
-        Placed {
-            plan,
-            base,
-            size: occ.end(),
-            used: occ.used(),
-        }
+        first_fit_order(&squares, picks, &base)
     });
     let first = given.clone().unwrap_or_else(|| ffd(&squares));
     let first_size = u64::from(first.size);
