@@ -1,14 +1,9 @@
 //! Runs the binary: `verify` and `show` exit codes and messages.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn magichunt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .env("MAGICHUNT_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+mod common;
+use common::magichunt;
 
 fn verify(piece: &str, square: &str, bits: &str, magic: &str) -> Output {
     magichunt(&[

@@ -3,7 +3,7 @@
 //! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test compare`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use magichunt::attacks::relevant_mask;
 use magichunt::compare::{render_text, Report, Standing, Theirs};
@@ -11,16 +11,11 @@ use magichunt::store::Store;
 use magichunt::table::Table;
 use magichunt::Target;
 
+mod common;
+use common::magichunt;
+
 const FIXTURE: &str = "tests/golden/store.json";
 const POPCOUNT: &str = "results/published/plain-popcount-tord-romstad-style.json";
-
-fn magichunt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .env("MAGICHUNT_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
 
 fn stdout(o: &Output) -> String {
     assert_eq!(

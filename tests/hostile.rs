@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 use magichunt::store::Store;
 use serde_json::{json, Value};
 
+mod common;
+use common::report;
+
 const FIXTURE: &str = "tests/golden/store.json";
 
 fn mh(args: &[&str]) -> Output {
@@ -27,25 +30,16 @@ fn hunt(store: &Path, args: &[&str]) -> Output {
     mh(&v)
 }
 
-fn text(o: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Exit 2 with exactly one line on stderr containing `want`.
 fn refused(o: &Output, want: &str) {
-    assert_eq!(o.status.code(), Some(2), "{}", text(o));
+    assert_eq!(o.status.code(), Some(2), "{}", report(o));
     let err = stderr(o);
-    assert_eq!(err.trim_end().lines().count(), 1, "{}", text(o));
-    assert!(err.contains(want), "wanted {want:?}: {}", text(o));
+    assert_eq!(err.trim_end().lines().count(), 1, "{}", report(o));
+    assert!(err.contains(want), "wanted {want:?}: {}", report(o));
 }
 
 fn fixture_in(dir: &Path, name: &str) -> PathBuf {
@@ -100,8 +94,8 @@ fn merge_into_an_existing_store_merges_it_in() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(stderr(&o).contains("merging it in"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
+    assert!(stderr(&o).contains("merging it in"), "{}", report(&o));
     let after = Store::load(&out).unwrap();
     assert_eq!(after.entries().count(), before.entries().count());
     assert!(after.entries().eq(before.entries()));
@@ -143,7 +137,7 @@ fn a_held_lock_refuses_even_before_its_pid_is_written() {
         &store,
         &["--piece", "bishop", "--square", "a1", "--time", "1s"],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert!(
         !lock_of(&store).exists(),
         "its holder removes it at the end"
@@ -191,7 +185,7 @@ fn hunts_started_together_run_one_at_a_time() {
         .unwrap();
     assert!(kill.success());
     let o = runner.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(130), "{}", report(&o));
     assert!(Store::load(&store).is_ok());
 }
 
@@ -208,7 +202,7 @@ fn a_symlinked_store_stays_a_link_and_shares_its_targets_lock() {
         &link,
         &["--piece", "bishop", "--square", "a1", "--time", "1s"],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert!(fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -219,7 +213,7 @@ fn a_symlinked_store_stays_a_link_and_shares_its_targets_lock() {
         &link,
         &["--piece", "bishop", "--square", "b1", "--time", "1s"],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert!(fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -256,7 +250,7 @@ fn an_export_through_a_symlink_keeps_the_link() {
         ])
     };
     let o = args(&link);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert!(fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -287,7 +281,11 @@ fn a_found_at_that_is_not_a_time_is_refused_on_load() {
         ] {
             let o = mh(&args);
             refused(&o, "entry 1 (rook h8): found_at");
-            assert!(stderr(&o).contains("not an RFC 3339 time"), "{}", text(&o));
+            assert!(
+                stderr(&o).contains("not an RFC 3339 time"),
+                "{}",
+                report(&o)
+            );
         }
         assert_eq!(fs::read(&store).unwrap(), before);
     }
@@ -316,9 +314,9 @@ fn durations_past_a_century_are_refused_not_panicked_on() {
         [&["prove"][..], &prove].concat(),
     ] {
         let o = mh(&args);
-        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-        assert!(stderr(&o).contains("at most 100 years"), "{}", text(&o));
-        assert!(!stderr(&o).contains("panicked"), "{}", text(&o));
+        assert_eq!(o.status.code(), Some(2), "{}", report(&o));
+        assert!(stderr(&o).contains("at most 100 years"), "{}", report(&o));
+        assert!(!stderr(&o).contains("panicked"), "{}", report(&o));
     }
     assert!(!store.exists());
 }
@@ -373,12 +371,12 @@ fn counters_at_their_bound_add_up_without_wrapping() {
         &store,
         &["--piece", "bishop", "--square", "a1", "--time", "1s"],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
         out.contains(&format!("{} candidates", u64::MAX)),
         "{}",
-        text(&o)
+        report(&o)
     );
     let after = read_json(&store);
     let a8 = entry(&after, "rook", "a8");
@@ -411,7 +409,7 @@ fn unknown_fields_survive_a_hunt_an_improvement_and_an_exhaust() {
         &store,
         &["--piece", "bishop", "--square", "a1", "--time", "1s"],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     let o = mh(&[
         "exhaust",
         "--piece",
@@ -427,7 +425,7 @@ fn unknown_fields_survive_a_hunt_an_improvement_and_an_exhaust() {
         "--store",
         store.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     let after = read_json(&store);
     assert_eq!(after["about"], "kept");
     let a1 = entry(&after, "bishop", "a1");
@@ -460,11 +458,11 @@ fn duplicate_records_are_said_when_collapsed() {
     v["entries"].as_array_mut().unwrap().push(first);
     write_json(&store, &v);
     let o = mh(&["compare", "--store", store.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert!(
         stderr(&o).contains("2 entries for rook a8 (plain): collapsed into one"),
         "{}",
-        text(&o)
+        report(&o)
     );
 }
 
@@ -483,8 +481,8 @@ fn a_plain_and_a_black_magic_of_one_square_are_not_duplicates() {
         }));
     write_json(&store, &v);
     let o = mh(&["compare", "--store", store.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(!stderr(&o).contains("collapsed"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
+    assert!(!stderr(&o).contains("collapsed"), "{}", report(&o));
 }
 
 #[test]
@@ -541,11 +539,11 @@ fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
     };
     // Nothing of the user's yet: reading commands read the shipped store.
     let o = run(&["compare"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("results/best.json"),
         "{}",
-        text(&o)
+        report(&o)
     );
     let o = run(&[
         "hunt",
@@ -557,11 +555,11 @@ fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
         "--time",
         "2s",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert!(
         stderr(&o).contains("started results/mine.json from the shipped results/best.json"),
         "{}",
-        text(&o)
+        report(&o)
     );
     assert_eq!(
         fs::read(&shipped).unwrap(),
@@ -580,7 +578,7 @@ fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("results/mine.json"),
         "{}",
-        text(&o)
+        report(&o)
     );
     // A second run resumes the user's store and says nothing about starting one.
     let o = run(&[
@@ -593,8 +591,8 @@ fn the_default_store_is_the_users_own_started_from_the_shipped_one() {
         "--time",
         "1s",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(!stderr(&o).contains("started"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
+    assert!(!stderr(&o).contains("started"), "{}", report(&o));
     assert_eq!(fs::read(&shipped).unwrap(), before);
 }
 
@@ -609,24 +607,24 @@ fn a_missing_store_is_an_error_for_compare_and_announced_by_hunt() {
     refused(&mh(&["pack", "--store", s]), "no store at");
     assert!(!store.exists(), "pack wrote nothing");
     let o = mh(&["compare", "--store", s, "--allow-missing"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     let o = hunt(
         &store,
         &["--piece", "bishop", "--square", "a1", "--time", "1s"],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     let first = stderr(&o).lines().next().unwrap_or("").to_string();
     assert!(
         first.contains("no store at") && first.contains("starting a new one"),
         "{}",
-        text(&o)
+        report(&o)
     );
     // Not on a store that exists.
     let o = hunt(
         &store,
         &["--piece", "bishop", "--square", "a1", "--time", "1s"],
     );
-    assert!(!stderr(&o).contains("starting a new one"), "{}", text(&o));
+    assert!(!stderr(&o).contains("starting a new one"), "{}", report(&o));
 }
 
 // 9. Interruptions, leftovers, modes.
@@ -668,12 +666,12 @@ fn sigint_delivered_twice_at_once_still_saves() {
         .unwrap();
     assert!(kill.success());
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
-    assert!(!stderr(&o).contains("exiting now"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(130), "{}", report(&o));
+    assert!(!stderr(&o).contains("exiting now"), "{}", report(&o));
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("interrupted"),
         "{}",
-        text(&o)
+        report(&o)
     );
     assert!(Store::load(&store).unwrap().entries().count() > 0);
 }
@@ -706,12 +704,12 @@ fn temporaries_of_dead_saves_are_removed_and_nothing_else() {
         &store,
         &["--piece", "bishop", "--square", "a1", "--time", "1s"],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(!leftover.exists(), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
+    assert!(!leftover.exists(), "{}", report(&o));
     assert!(
         stderr(&o).contains(&format!("removed {}", leftover.display())),
         "{}",
-        text(&o)
+        report(&o)
     );
     assert!(live.exists(), "a live process's file stays");
     for f in others {
@@ -738,7 +736,7 @@ fn a_read_only_or_group_shared_store_keeps_its_mode_and_group() {
             &store,
             &["--piece", "bishop", "--square", "a1", "--time", "1s"],
         );
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert_eq!(o.status.code(), Some(0), "{}", report(&o));
         assert_ne!(fs::read(&store).unwrap(), before, "saved");
         let m = fs::metadata(&store).unwrap();
         assert_eq!(m.permissions().mode() & 0o7777, mode);
@@ -774,12 +772,12 @@ fn overnight_retries_a_failed_save_with_a_back_off() {
         .env("SAVE_RETRY_DELAY", "0.1")
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(stderr(&o).contains("could not save"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
+    assert!(stderr(&o).contains("could not save"), "{}", report(&o));
     assert!(
         stderr(&o).contains("No space left on device"),
         "{}",
-        text(&o)
+        report(&o)
     );
     assert_eq!(fs::read_to_string(&count).unwrap().trim(), "2");
 }

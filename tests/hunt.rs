@@ -9,6 +9,9 @@ use magichunt::attacks::Occupancies;
 use magichunt::magic;
 use magichunt::store::Store;
 
+mod common;
+use common::report;
+
 fn hunt(store: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magichunt"))
         .env("MAGICHUNT_CACHE", "off")
@@ -19,15 +22,6 @@ fn hunt(store: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// Every entry verifies and stays at or below its popcount; returns the store.
@@ -46,15 +40,15 @@ fn bishops_for_a_few_seconds_then_resume_adds_up() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("best.json");
     let out = hunt(&path, &["--piece", "bishop", "--time", "3s", "--seed", "1"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", report(&out));
     let first = check_store(&path);
-    assert_eq!(first.entries().count(), 64, "{}", text(&out));
+    assert_eq!(first.entries().count(), 64, "{}", report(&out));
     assert!(!path.with_extension("json.lock").exists());
     let tried1: u64 = first.effort().map(|e| e.tried).sum();
     assert!(tried1 > 0);
 
     let out = hunt(&path, &["--piece", "bishop", "--time", "2s", "--seed", "2"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", report(&out));
     let second = check_store(&path);
     for e in first.entries() {
         let now = second.best(e.target).expect("kept");
@@ -99,7 +93,7 @@ fn sigint_mid_run_exits_130_with_a_valid_store() {
         .unwrap();
     assert!(kill.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(130), "{}", report(&out));
     let store = check_store(&path);
     assert!(store.entries().count() > 0);
     assert!(String::from_utf8_lossy(&out.stdout).contains("interrupted"));
@@ -113,7 +107,7 @@ fn corrupt_or_newer_store_is_refused_untouched() {
     for content in ["{ not json", bad_magic, r#"{"version": 99, "entries": []}"#] {
         std::fs::write(&path, content).unwrap();
         let out = hunt(&path, &["--piece", "bishop", "--time", "2s"]);
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert_eq!(out.status.code(), Some(2), "{}", report(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains("best.json"), "{err}");
@@ -135,7 +129,7 @@ fn bad_input_exits_2_and_touches_nothing() {
         &["--piece", "rook", "--square", "a3", "--bits", "10"],
     ] {
         let out = hunt(&path, args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", report(&out));
         assert_eq!(
             String::from_utf8_lossy(&out.stderr).trim().lines().count(),
             1
@@ -153,7 +147,7 @@ fn a_live_lock_refuses_a_second_writer() {
     lock.try_lock().unwrap();
     std::io::Write::write_all(&mut lock, b"4242\n").unwrap();
     let out = hunt(&path, &["--piece", "bishop", "--time", "1s"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", report(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("in use by pid 4242"));
     assert!(!path.exists());
 }
@@ -179,7 +173,7 @@ fn seeded_runs_bounded_by_tries_find_the_same_magics() {
             .arg(&path)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        assert_eq!(out.status.code(), Some(0), "{}", report(&out));
         let store = check_store(&path);
         let magics: Vec<(String, u32, u64, u32)> = store
             .entries()
@@ -207,7 +201,7 @@ fn kill_9_leaves_a_valid_checkpoint_and_a_lock_file_the_next_run_takes() {
     assert!(dir.path().join("best.json.lock").exists());
     let before = check_store(&path);
     let out = hunt(&path, &["--piece", "bishop", "--time", "1s"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", report(&out));
     let after = check_store(&path);
     for e in before.entries() {
         assert!(after.best(e.target).unwrap().rank() <= e.rank());
@@ -224,10 +218,10 @@ fn records_preset_on_a_level_store_has_nothing_to_hunt() {
     std::fs::copy(&shipped, &path).unwrap();
     let before = std::fs::read(&path).unwrap();
     let out = hunt(&path, &["--preset", "records"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", report(&out));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("nothing to hunt"), "{}", text(&out));
-    assert!(err.contains("and 120 more"), "{}", text(&out));
-    assert_eq!(err.lines().count(), 2, "{}", text(&out));
+    assert!(err.contains("nothing to hunt"), "{}", report(&out));
+    assert!(err.contains("and 120 more"), "{}", report(&out));
+    assert_eq!(err.lines().count(), 2, "{}", report(&out));
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }

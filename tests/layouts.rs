@@ -3,28 +3,14 @@
 //! `exhaust --formula black` refused.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use magichunt::layout::PackedTable;
 use magichunt::store::Store;
 use magichunt::table::Table;
 use magichunt::Formula;
 
-fn magichunt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .env("MAGICHUNT_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::{magichunt, text};
 
 /// The sizes of the table, from the binary.
 #[test]

@@ -9,21 +9,8 @@ use magichunt::question::{Formula, Question};
 use magichunt::store::Store;
 use magichunt::{magic, Piece, Square, Target};
 
-fn magichunt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .env("MAGICHUNT_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::{magichunt, text};
 
 fn prove(store: &Path, piece: &str, square: &str, bits: &str, extra: &[&str]) -> Output {
     let mut args = vec![

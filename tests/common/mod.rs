@@ -1,5 +1,6 @@
-//! Helpers shared by the export tests: the fixture store and its layouts, running the binary,
-//! the reference records every compiled lookup is checked against, and compilers.
+//! Helpers shared by the integration tests: running the binary and reading what it printed;
+//! for the export tests, the fixture store and its layouts, the reference records every
+//! compiled lookup is checked against, and compilers.
 
 #![allow(dead_code)] // each test binary uses a part
 
@@ -304,4 +305,23 @@ pub fn rustc_bin(rustc: &str, dir: &Path, main: &str) -> PathBuf {
             .arg(dir.join("main.rs")),
     );
     exe
+}
+
+/// What the binary printed: its standard output, then its standard error.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The exit status and both streams, for an assertion's message.
+pub fn report(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
