@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use super::{comment_block, hex, slot_note, Options, Slot, Tables};
+use super::{comment_block, fill_sizes, hex, slot_note, Options, Slot, Tables};
 use crate::piece::Piece;
 use crate::question::Formula;
 
@@ -184,27 +184,24 @@ fn layout_text(template: &str, layout: &Tables) -> String {
         Formula::Plain => ("occ & mask", "occ & e->mask"),
         Formula::Black => ("occ | ~mask", "occ | ~e->mask"),
     };
-    template
-        .replace("@SIZES@", SIZES)
-        .replace("@TABLES_DECLARED@", TABLES_DECLARED)
-        .replace("@TABLES_DEFINED@", TABLES_DEFINED)
-        .replace(
-            "@LAYOUT_NOTE@",
-            if packed {
-                "packed: both pieces start at 0 and share the one array"
-            } else {
-                "here the rook table, then the bishop table"
-            },
-        )
-        .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
-        .replace("@INTO@", if packed { "the shared" } else { "a piece's" })
-        .replace("@KEY@", key)
-        .replace("@E_KEY@", e_key)
-        .replace("@ATTACK_SIZE@", &layout.total().to_string())
-        .replace("@ROOK_START@", &layout.start(Piece::Rook).to_string())
-        .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
-        .replace("@BISHOP_START@", &layout.start(Piece::Bishop).to_string())
-        .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string())
+    fill_sizes(
+        template
+            .replace("@SIZES@", SIZES)
+            .replace("@TABLES_DECLARED@", TABLES_DECLARED)
+            .replace("@TABLES_DEFINED@", TABLES_DEFINED)
+            .replace(
+                "@LAYOUT_NOTE@",
+                if packed {
+                    "packed: both pieces start at 0 and share the one array"
+                } else {
+                    "here the rook table, then the bishop table"
+                },
+            )
+            .replace("@INTO@", if packed { "the shared" } else { "a piece's" })
+            .replace("@KEY@", key)
+            .replace("@E_KEY@", e_key),
+        layout,
+    )
 }
 
 /// Renders the C header.

@@ -155,6 +155,19 @@ fn hex(v: u64) -> String {
     format_magic(v)
 }
 
+/// Fills the placeholders the C and Rust templates share: whose table a slot counts in, and
+/// the attack table's size and each piece's start and size in it.
+fn fill_sizes(template: String, layout: &Tables) -> String {
+    let packed = layout.packed.is_some();
+    template
+        .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
+        .replace("@ATTACK_SIZE@", &layout.total().to_string())
+        .replace("@ROOK_START@", &layout.start(Piece::Rook).to_string())
+        .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
+        .replace("@BISHOP_START@", &layout.start(Piece::Bishop).to_string())
+        .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string())
+}
+
 /// Appends `lines` to `out` as comment lines, each after `prefix` and escaped by
 /// [`comment_text`] (an empty line gets no trailing space).
 fn comment_block(out: &mut String, prefix: &str, lines: &[String]) {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{comment_block, hex, slot_note, Options, Slot, Tables};
+use super::{comment_block, fill_sizes, hex, slot_note, Options, Slot, Tables};
 use crate::piece::Piece;
 use crate::question::Formula;
 
@@ -133,25 +133,22 @@ fn layout_text(template: &str, layout: &Tables) -> String {
         Formula::Plain => ("occ & mask", "occ & self.mask"),
         Formula::Black => ("occ | !mask", "occ | !self.mask"),
     };
-    template
-        .replace("@SIZES@", SIZES)
-        .replace(
-            "@LAYOUT_NOTE@",
-            if packed {
-                "packed: rooks and bishops share it, both counted from 0"
-            } else {
-                "here the rook table, then the bishop table"
-            },
-        )
-        .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
-        .replace("@INTO@", if packed { "the shared" } else { "the piece's" })
-        .replace("@SELF_KEY@", self_key)
-        .replace("@KEY@", key)
-        .replace("@ATTACK_SIZE@", &layout.total().to_string())
-        .replace("@ROOK_START@", &layout.start(Piece::Rook).to_string())
-        .replace("@ROOK_SIZE@", &layout.size(Piece::Rook).to_string())
-        .replace("@BISHOP_START@", &layout.start(Piece::Bishop).to_string())
-        .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string())
+    fill_sizes(
+        template
+            .replace("@SIZES@", SIZES)
+            .replace(
+                "@LAYOUT_NOTE@",
+                if packed {
+                    "packed: rooks and bishops share it, both counted from 0"
+                } else {
+                    "here the rook table, then the bishop table"
+                },
+            )
+            .replace("@INTO@", if packed { "the shared" } else { "the piece's" })
+            .replace("@SELF_KEY@", self_key)
+            .replace("@KEY@", key),
+        layout,
+    )
 }
 
 /// How to use the module, for its opening comment.
