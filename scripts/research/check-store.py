@@ -4,16 +4,20 @@ walk (topdown-check.c or trim-check.c), block by block.
 
     scripts/research/check-store.py results/campaign/rook-d1-9.json --jobs 2
 
-The store's one exhaust part keeps, for every block of 1024 tasks in its search order, the
-nodes exhaust entered there (its residue). This script compiles the C walk of the store's order
-(scripts/research/topdown-check.c for high, trim-check.c for trim and, with --fold, for fold: each written from the
-definition, not from magichunt's code), feeds it
-the tasks of a few blocks at a time (the search order is exhaust's fixed scrambling, written
-again below from its description in src/exhaust/campaign/shard.rs), and compares each range's node
-count and magic count with the store's, so a disagreement is pinned to a few blocks. Each range's line is appended to the log (default
+Each exhaust part keeps, for every block of its tasks in its search order (1,024 tasks for one
+part of 2^18), the nodes exhaust entered there (its residue). A search run as M parts and
+merged (`magichunt exhaust --shard K/M`, then `magichunt merge`) is checked part by part: part
+K holds the tasks t with t mod M = K - 1, each part in its own scrambled order. This script
+compiles the C walk of the store's order (scripts/research/topdown-check.c for high,
+trim-check.c for trim and, with --fold, for fold: each written from the definition, not from
+magichunt's code), feeds it the tasks of a few blocks at a time (the search order is exhaust's
+fixed scrambling, written again below from its description in src/exhaust/campaign/shard.rs),
+and compares each range's node count and magic count with the store's, so a disagreement is
+pinned to a few blocks. Each range's line is appended to the log (default
 results/checks/PIECE-SQUARE-BITS.txt) as soon as it is done, so an interrupted check resumes
 where it stopped, in this session or the next; ranges already in the log are not run again.
-Exit 0 when every range is done and agrees, 1 on any disagreement, 3 when ranges are left.
+Exit 0 when every range is done and agrees, 1 on any disagreement, 2 on bad input, 3 when
+ranges are left.
 """
 import argparse
 import json
@@ -25,7 +29,17 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LINE = re.compile(r"^search order (\d+) to (\d+): (\d+) nodes, (\d+) magics; exhaust (\d+) nodes, (\d+) magics: (agree|DISAGREE)$")
+LINE = re.compile(r"^(?:part (\d+)/(\d+) )?search order (\d+) to (\d+): (\d+) nodes, (\d+) magics; "
+                  r"exhaust (\d+) nodes, (\d+) magics: (agree|DISAGREE)$")
+
+
+def parse(line):
+    """A range's line of the log as ((part, first task), last task, nodes, agrees), or None."""
+    m = LINE.match(line.strip())
+    if not m:
+        return None
+    part = int(m.group(1) or 1)
+    return (part, int(m.group(3))), int(m.group(4)), int(m.group(5)), m.group(9) == "agree", m.group(0)
 
 
 # The C walk that checks each order, by the order's name in the store.
@@ -57,6 +71,16 @@ def scramble(j, n):
     return x
 
 
+def part_len(tasks, k, m):
+    """Tasks of part k of m among `tasks` (part k holds the tasks t with t mod m = k - 1)."""
+    return 0 if tasks <= k - 1 else -(-(tasks - (k - 1)) // m)
+
+
+def block_len(n):
+    """Tasks per residue block of a part of n tasks (at most 256 blocks)."""
+    return max(1, -(-n // 256))
+
+
 def load(path):
     try:
         with open(path) as f:
@@ -67,23 +91,32 @@ def load(path):
     if len(records) != 1:
         fail(f"{path}: expected one exhaust record with order high, trim or fold, found {len(records)}")
     rec = records[0]
-    parts = rec.get("parts", [])
-    if rec.get("shards") != 1 or len(parts) != 1 or not parts[0].get("done"):
-        fail(f"{path}: expected one finished part (shards 1); merge or finish the search first")
-    res = parts[0].get("residue") or {}
-    if res.get("scheme") != "magichunt-residue 1":
-        fail(f"{path}: residue scheme {res.get('scheme')!r} is not one this script reads")
-    block, blocks = res["block"], res["blocks"]
-    tasks = block * len(blocks)
-    task_bits = tasks.bit_length() - 1
-    if tasks != 1 << task_bits:
-        fail(f"{path}: {tasks} tasks is not a power of two")
-    nodes = [int(b.split(":")[1]) for b in blocks]
-    if sum(nodes) != parts[0]["nodes"]:
-        fail(f"{path}: the blocks' nodes do not add up to the part's")
-    if parts[0]["magics"] != 0:
-        fail(f"{path}: the search found magics; this script checks searches that found none")
-    return rec, block, nodes, task_bits
+    shards = rec.get("shards")
+    parts = sorted(rec.get("parts", []), key=lambda p: p.get("shard", 0))
+    if not isinstance(shards, int) or shards < 1 or [p.get("shard") for p in parts] != list(range(1, shards + 1)) \
+            or not all(p.get("done") for p in parts):
+        fail(f"{path}: expected all {shards} parts finished; merge or finish the search first")
+    out = []
+    for p in parts:
+        res = p.get("residue") or {}
+        if res.get("scheme") != "magichunt-residue 1":
+            fail(f"{path}: residue scheme {res.get('scheme')!r} is not one this script reads")
+        nodes = [int(b.split(":")[1]) for b in res["blocks"]]
+        if sum(nodes) != p["nodes"]:
+            fail(f"{path}: the blocks' nodes do not add up to part {p['shard']}'s")
+        if p["magics"] != 0:
+            fail(f"{path}: the search found magics; this script checks searches that found none")
+        out.append({"k": p["shard"], "block": res["block"], "nodes": nodes})
+    # The task bits are not stored: the one split whose parts have these blocks.
+    fits = [n for n in range(65) if all(
+        (block_len(part_len(1 << n, q["k"], shards)), -(-part_len(1 << n, q["k"], shards) // q["block"]))
+        == (q["block"], len(q["nodes"])) for q in out)]
+    if len(fits) != 1:
+        fail(f"{path}: no single split into 2^N tasks has these parts' blocks")
+    task_bits = fits[0]
+    for q in out:
+        q["len"] = part_len(1 << task_bits, q["k"], shards)
+    return rec, shards, out, task_bits
 
 
 def main():
@@ -94,22 +127,23 @@ def main():
     ap.add_argument("--log", help="default results/checks/PIECE-SQUARE-BITS.txt")
     ap.add_argument("--only", type=int, help="run at most this many ranges, then stop")
     a = ap.parse_args()
-    rec, block, nodes, task_bits = load(a.store)
+    rec, shards, parts, task_bits = load(a.store)
     name = f"{rec['piece']}-{rec['square']}-{rec['bits']}"
     log = a.log or os.path.join(ROOT, "results", "checks", name + ".txt")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     done = {}
     if os.path.exists(log):
         for line in open(log):
-            m = LINE.match(line.strip())
-            if m:
-                done[int(m.group(1))] = m
-    step = a.range_blocks * block
-    ranges = [(lo, min(lo + step, len(nodes) * block)) for lo in range(0, len(nodes) * block, step)]
-    for m in done.values():
-        if (int(m.group(1)), int(m.group(2)) + 1) not in ranges:
-            fail(f"{log} was written with another --range-blocks; give the one it was begun with")
-    todo = [r for r in ranges if r[0] not in done]
+            got = parse(line)
+            if got:
+                done[got[0]] = got
+    # A range: (part, first task, end) in the part's search order, a run of --range-blocks blocks.
+    ranges = [(q["k"], lo, min(lo + a.range_blocks * q["block"], q["len"]))
+              for q in parts for lo in range(0, q["len"], a.range_blocks * q["block"])]
+    for (k, lo), last, _, _, _ in done.values():
+        if (k, lo, last + 1) not in ranges:
+            fail(f"{log} was written with another --range-blocks or split; give the ones it was begun with")
+    todo = [r for r in ranges if (r[0], r[1]) not in done]
     if a.only is not None:
         todo = todo[: a.only]
     checker = CHECKERS[rec["order"]]
@@ -121,21 +155,24 @@ def main():
         fail(f"cannot build {checker}.c: {e}")
     if not os.path.exists(log):
         with open(log, "w") as f:
-            f.write(f"# {name}: {checker}.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks\n")
+            split = f", {shards} parts" if shards > 1 else ""
+            f.write(f"# {name}: {checker}.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks{split}\n")
 
     def run(r):
-        lo, hi = r
-        tasks = "".join(f"{scramble(j, 1 << task_bits)}\n" for j in range(lo, hi))
+        k, lo, hi = r
+        q = parts[k - 1]
+        tasks = "".join(f"{k - 1 + scramble(j, q['len']) * shards}\n" for j in range(lo, hi))
+        label = f"part {k}/{shards} " if shards > 1 else ""
         proc = subprocess.run([exe, *FLAGS.get(rec["order"], []), rec["piece"], rec["square"], str(rec["bits"]), str(task_bits), "-"],
                               input=tasks, capture_output=True, text=True)
         m = re.search(r": (\d+) magics, (\d+) nodes", proc.stdout)
         if proc.returncode != 0 or not m:
-            raise RuntimeError(f"{checker} on search order {lo} to {hi - 1} failed "
+            raise RuntimeError(f"{checker} on {label}search order {lo} to {hi - 1} failed "
                                f"(exit {proc.returncode}): {proc.stderr.strip()}")
         got_magics, got_nodes = int(m.group(1)), int(m.group(2))
-        want = sum(nodes[lo // block: hi // block])
+        want = sum(q["nodes"][lo // q["block"]: -(-hi // q["block"])])
         ok = got_nodes == want and got_magics == 0
-        return (f"search order {lo} to {hi - 1}: {got_nodes} nodes, {got_magics} magics; exhaust {want} nodes, "
+        return (f"{label}search order {lo} to {hi - 1}: {got_nodes} nodes, {got_magics} magics; exhaust {want} nodes, "
                 f"0 magics: {'agree' if ok else 'DISAGREE'}")
 
     pool = ThreadPoolExecutor(max_workers=a.jobs)
@@ -162,19 +199,19 @@ def main():
         os.rmdir(tmp)
     lines = {}
     for line in open(log):
-        m = LINE.match(line.strip())
-        if m:
-            lines[int(m.group(1))] = m
-    bad = [m.group(0) for m in lines.values() if m.group(7) != "agree"]
-    left = [r for r in ranges if r[0] not in lines]
-    total = sum(int(m.group(3)) for m in lines.values())
+        got = parse(line)
+        if got:
+            lines[got[0]] = got
+    bad = [got[4] for got in lines.values() if not got[3]]
+    left = [r for r in ranges if (r[0], r[1]) not in lines]
+    total = sum(got[2] for got in lines.values())
     if bad:
         print(f"check-store: {len(bad)} ranges disagree:", *bad, sep="\n", file=sys.stderr)
         sys.exit(1)
     if left:
         print(f"check-store: {len(ranges) - len(left)} of {len(ranges)} ranges agree so far; run again to go on")
         sys.exit(3)
-    want = sum(nodes)
+    want = sum(sum(q["nodes"]) for q in parts)
     if total != want:
         print(f"check-store: ranges add to {total} nodes, the store says {want}", file=sys.stderr)
         sys.exit(1)
