@@ -34,7 +34,8 @@ LINE = re.compile(r"^(?:part (\d+)/(\d+) )?search order (\d+) to (\d+): (\d+) no
 
 
 def parse(line):
-    """A range's line of the log as ((part, first task), last task, nodes, agrees), or None."""
+    """A range's line of the log as ((part, first task), last task, nodes, agrees, the line), or
+    None."""
     m = LINE.match(line.strip())
     if not m:
         return None
@@ -101,12 +102,16 @@ def load(path):
         res = p.get("residue") or {}
         if res.get("scheme") != "magichunt-residue 1":
             fail(f"{path}: residue scheme {res.get('scheme')!r} is not one this script reads")
-        nodes = [int(b.split(":")[1]) for b in res["blocks"]]
-        if sum(nodes) != p["nodes"]:
+        try:
+            nodes = [int(b.split(":")[1]) for b in res["blocks"]]
+            block = int(res["block"])
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            fail(f"{path}: part {p['shard']}'s residue is not blocks of digest:nodes")
+        if sum(nodes) != p.get("nodes"):
             fail(f"{path}: the blocks' nodes do not add up to part {p['shard']}'s")
-        if p["magics"] != 0:
+        if p.get("magics") != 0:
             fail(f"{path}: the search found magics; this script checks searches that found none")
-        out.append({"k": p["shard"], "block": res["block"], "nodes": nodes})
+        out.append({"k": p["shard"], "block": block, "nodes": nodes})
     # The task bits are not stored: the one split whose parts have these blocks.
     fits = [n for n in range(65) if all(
         (block_len(part_len(1 << n, q["k"], shards)), -(-part_len(1 << n, q["k"], shards) // q["block"]))
