@@ -29,12 +29,11 @@ use std::sync::atomic::AtomicBool;
 
 use super::{Out, Plan};
 
-/// Slots of the largest table (12 bits), and a spare slot past them that the loop writes
-/// when it places nothing, rounded up to a power of two so that a masked index needs no
-/// bounds check.
+/// Room for the slots of the largest table (12 bits) and the undo list, a power of two so
+/// that a masked index needs no bounds check.
 const SLOTS: usize = 1 << 13;
 
-/// The spare slot.
+/// The slots of the largest table: the walk masks a slot index with `SPARE - 1`.
 const SPARE: usize = 1 << 12;
 
 /// The most subsets a mask has (12 squares), so the longest list.
@@ -361,9 +360,8 @@ impl Trim {
     /// `since` counts the subsets checked since the last change, so the walk stops once every
     /// subset still listed has been checked against the final interval and table.
     ///
-    /// The common case (both ends compatible) has no branch on whether the subset is exact: an
-    /// exact subset that places nothing writes the spare slot, and every subset is written to
-    /// the list, which keeps it only when it is not exact.
+    /// The common case (both ends compatible) keeps its branches: a branch-free form (the id
+    /// always written, the slot always stored) measured slower (docs/speed.md).
     fn fixpoint(&mut self, known: u64, own: usize, s: &mut Fix) -> bool {
         let shift = self.shift;
         let whole = 1u64 << shift;
@@ -585,7 +583,7 @@ struct Family {
 /// The slot array and its undo list, behind one pointer.
 #[derive(Clone, Debug)]
 struct Table {
-    /// Attack id per slot, 0 when empty; the spare slot past the table holds anything.
+    /// Attack id per slot, 0 when empty.
     slots: [u16; SLOTS],
     /// Slots written on the path to the node, to take back.
     undo: [u16; SLOTS],
