@@ -29,12 +29,12 @@ use std::sync::atomic::AtomicBool;
 
 use super::{Out, Plan};
 
-/// Room for the slots of the largest table (12 bits) and the undo list, a power of two so
-/// that a masked index needs no bounds check.
+/// The length of the slot array and of its undo list, a power of two so that a masked index
+/// needs no bounds check.
 const SLOTS: usize = 1 << 13;
 
-/// The slots of the largest table: the walk masks a slot index with `SPARE - 1`.
-const SPARE: usize = 1 << 12;
+/// The slots of the largest table (12 bits): a slot index is masked with `MOST_SLOTS - 1`.
+const MOST_SLOTS: usize = 1 << 12;
 
 /// The most subsets a mask has (12 squares), so the longest list.
 const MOST: usize = 1 << 12;
@@ -234,7 +234,7 @@ impl Trim {
             undo: 0,
         };
         self.node(root, out, stop);
-        debug_assert!(self.table.slots[..SPARE].iter().all(|&s| s == 0));
+        debug_assert!(self.table.slots[..MOST_SLOTS].iter().all(|&s| s == 0));
     }
 
     /// Enters node `n`: takes its interval to the fixpoint of the two rules, and if it
@@ -433,8 +433,8 @@ impl Trim {
             let p0 = e.x.wrapping_mul(base).wrapping_sub(u64::from(FOLD));
             let lw = e.x.wrapping_mul(w).wrapping_add(u64::from(FOLD));
             let exact = lw < whole - (p0 & low);
-            let b0 = (p0 >> shift) as usize & (SPARE - 1);
-            let b1 = (p0.wrapping_add(lw) >> shift) as usize & (SPARE - 1);
+            let b0 = (p0 >> shift) as usize & (MOST_SLOTS - 1);
+            let b1 = (p0.wrapping_add(lw) >> shift) as usize & (MOST_SLOTS - 1);
             let h0 = t.slots[b0];
             let h1 = t.slots[b1];
             if (h0 != 0 && h0 != e.a) || (h1 != 0 && h1 != e.a) {
