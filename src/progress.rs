@@ -23,6 +23,7 @@
 //! Quiet.note("nobody reads this");
 //! ```
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// Where a library call reports as it goes. `Send`, so that a job may report from a worker
@@ -94,6 +95,74 @@ impl Progress for Lines {
     }
 }
 
+/// The pace of a long run over its last stretch of time: the rates a status line shows and
+/// its ETA rest on that stretch, not on the whole run, so that a stop (SIGSTOP, a suspended
+/// laptop) or a busy hour stops weighing on them once it is further back than the window.
+/// Until a run is as old as the window, the pace is the whole run's.
+#[derive(Clone, Debug)]
+pub struct Pace {
+    window: Duration,
+    /// (time since the run began, units done, work done), oldest first, about `window / 64`
+    /// apart; the first is the oldest that is still at least `window` old, or the run's
+    /// start.
+    samples: VecDeque<(Duration, u64, u64)>,
+}
+
+/// The rates over a [`Pace`]'s window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rates {
+    /// Units (subtrees, tasks) done a second.
+    pub done_per_s: f64,
+    /// Work (nodes, candidates) a second.
+    pub work_per_s: f64,
+}
+
+impl Rates {
+    /// The time `left` more units take at this pace; `None` while nothing was done in the
+    /// window.
+    #[must_use]
+    pub fn eta(&self, left: u64) -> Option<Duration> {
+        (self.done_per_s > 0.0)
+            .then(|| Duration::try_from_secs_f64(left as f64 / self.done_per_s).ok())
+            .flatten()
+    }
+}
+
+impl Pace {
+    /// A pace over the last `window` of a run that begins now (at zero, nothing done).
+    #[must_use]
+    pub fn new(window: Duration) -> Pace {
+        Pace {
+            window,
+            samples: VecDeque::from([(Duration::ZERO, 0, 0)]),
+        }
+    }
+
+    /// Records that by `at` (since the run began) `done` units and `work` work were done in
+    /// all, and returns the rates over the window that ends there.
+    pub fn record(&mut self, at: Duration, done: u64, work: u64) -> Rates {
+        let newest = self.samples.back().map_or(Duration::ZERO, |s| s.0);
+        if at >= newest + self.window / 64 {
+            self.samples.push_back((at, done, work));
+        }
+        while self.samples.get(1).is_some_and(|s| s.0 + self.window <= at) {
+            self.samples.pop_front();
+        }
+        let (t0, d0, w0) = self.samples[0];
+        let secs = at.saturating_sub(t0).as_secs_f64();
+        if secs <= 0.0 {
+            return Rates {
+                done_per_s: 0.0,
+                work_per_s: 0.0,
+            };
+        }
+        Rates {
+            done_per_s: done.saturating_sub(d0) as f64 / secs,
+            work_per_s: work.saturating_sub(w0) as f64 / secs,
+        }
+    }
+}
+
 /// A count or rate for a status line: `1234567.0` as `1.23M` (`k`, `M`, `G`).
 #[must_use]
 pub fn human(x: f64) -> String {
@@ -114,6 +183,41 @@ mod tests {
         assert_eq!(human(1_234_567.0), "1.23M");
         assert_eq!(human(950.0), "950");
         assert_eq!(human(12_345.0), "12.3k");
+    }
+
+    #[test]
+    fn the_pace_forgets_a_stop_once_it_is_older_than_the_window() {
+        let min = |m: u64| Duration::from_secs(60 * m);
+        let mut pace = Pace::new(min(10));
+        // 10 units a minute for 20 minutes, reported every 10 seconds.
+        let mut last = None;
+        for s in 1..=120u64 {
+            last = Some(pace.record(Duration::from_secs(10 * s), s * 10 / 6, s * 1000));
+        }
+        let r = last.expect("reported");
+        assert!((r.done_per_s * 60.0 - 10.0).abs() < 0.2, "{r:?}");
+        assert!((r.work_per_s - 100.0).abs() < 1.0, "{r:?}");
+        // Stopped for 30 minutes: the first report after it sees the stop in its window.
+        let r = pace.record(min(50) + Duration::from_secs(10), 201, 121_000);
+        assert!(r.done_per_s * 60.0 < 1.0, "the stop weighs now: {r:?}");
+        // Ten minutes after the stop ended, it has left the window.
+        for s in 1..=62u64 {
+            last = Some(pace.record(
+                min(50) + Duration::from_secs(10 * s),
+                200 + s * 10 / 6,
+                120_000 + s * 1000,
+            ));
+        }
+        let r = last.expect("reported");
+        assert!((r.done_per_s * 60.0 - 10.0).abs() < 0.3, "{r:?}");
+        let eta = r.eta(100).expect("a pace").as_secs();
+        assert!((580..620).contains(&eta), "100 units at 10 a minute: {eta} s");
+        // A run younger than its window: the whole run.
+        let mut young = Pace::new(min(10));
+        let r = young.record(min(2), 20, 0);
+        assert!((r.done_per_s * 60.0 - 10.0).abs() < 1e-9);
+        assert_eq!(young.record(min(2), 20, 0).eta(0), Some(Duration::ZERO));
+        assert_eq!(Pace::new(min(10)).record(Duration::ZERO, 0, 0).eta(5), None);
     }
 
     #[test]

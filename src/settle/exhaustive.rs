@@ -36,7 +36,7 @@ use crate::interrupt::Stop;
 use crate::locate::LocateError;
 use crate::lock::{LockError, StoreLock};
 use crate::magic::{self, format_magic, parse_magic, Verified};
-use crate::progress::Progress;
+use crate::progress::{Pace, Progress};
 use crate::question::{Formula, Question};
 use crate::store::Store;
 use crate::table::wire::{MethodWire, PartWire};
@@ -45,6 +45,10 @@ use crate::timefmt::{format_duration, now_rfc3339, secs};
 
 /// Checkpoints are at most this far apart.
 pub const CHECKPOINT: Duration = Duration::from_secs(30);
+
+/// The stretch of a run its status line's speed and ETA are taken over: long enough that the
+/// heavy subtrees average out, short enough that a stop or a busy hour is soon forgotten.
+pub const PACE: Duration = Duration::from_secs(600);
 
 /// One part of an exhaustive search to run into a store.
 #[derive(Clone, Debug)]
@@ -528,9 +532,10 @@ fn search(
     let start_done = state.done;
     let mut save_error = None;
     let mut last: Option<Figures> = None;
+    let mut pace = Pace::new(PACE);
     let ending = run::run_part(plan, shard, state, &run_cfg, stop, |st, p| {
         last = Some(*p);
-        progress.status(&[status_line(st, p, start_done)]);
+        progress.status(&[status_line(st, p, start_done, &mut pace)]);
         if last_save.elapsed() >= CHECKPOINT && save_error.is_none() {
             last_save = Instant::now();
             record(store, plan, q, shard, st, false);
@@ -714,25 +719,19 @@ fn whole(store: &Store, q: Question, shard: Shard) -> Whole {
     Whole::Exists { magics, tightest }
 }
 
-/// The status line: how much of the part is searched, the magics, the speed and the ETA.
-fn status_line(st: &PartState, p: &Figures, start_done: u64) -> String {
-    let secs = p.elapsed.as_secs_f64().max(1e-9);
-    let rate = p.nodes_seen as f64 / secs;
-    let run_done = st.done - start_done;
-    let eta = if run_done > 0 {
-        let left = p.len - st.done;
-        format_duration(Duration::from_secs_f64(
-            secs * left as f64 / run_done as f64,
-        ))
-    } else {
-        "?".into()
-    };
+/// The status line: how much of the part is searched, the magics, and the speed and ETA over
+/// the last [`PACE`] of the run.
+fn status_line(st: &PartState, p: &Figures, start_done: u64, pace: &mut Pace) -> String {
+    let rates = pace.record(p.elapsed, st.done - start_done, p.nodes_seen);
+    let eta = rates
+        .eta(p.len - st.done)
+        .map_or_else(|| "?".into(), format_duration);
     format!(
         "{:.3}% ({}/{} subtrees), {} magics, {:.1} M partial magics/s, ETA {eta}",
         100.0 * st.done as f64 / p.len.max(1) as f64,
         st.done,
         p.len,
         st.tally.magics,
-        rate / 1e6
+        rates.work_per_s / 1e6
     )
 }
