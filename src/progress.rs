@@ -211,7 +211,10 @@ mod tests {
         let r = last.expect("reported");
         assert!((r.done_per_s * 60.0 - 10.0).abs() < 0.3, "{r:?}");
         let eta = r.eta(100).expect("a pace").as_secs();
-        assert!((580..620).contains(&eta), "100 units at 10 a minute: {eta} s");
+        assert!(
+            (580..620).contains(&eta),
+            "100 units at 10 a minute: {eta} s"
+        );
         // A run younger than its window: the whole run.
         let mut young = Pace::new(min(10));
         let r = young.record(min(2), 20, 0);
