@@ -2,7 +2,7 @@
 //!
 //! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test compare`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use magichunt::attacks::relevant_mask;
@@ -12,7 +12,7 @@ use magichunt::table::Table;
 use magichunt::Target;
 
 mod common;
-use common::magichunt;
+use common::{check_golden, magichunt};
 
 const FIXTURE: &str = "tests/golden/store.json";
 const POPCOUNT: &str = "results/published/plain-popcount-tord-romstad-style.json";
@@ -27,29 +27,17 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into()
 }
 
-fn check_golden(name: &str, actual: &str) {
-    let path = PathBuf::from("tests/golden").join(name);
-    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (MAGICHUNT_BLESS=1 writes it)", path.display()));
-    assert!(
-        actual == expected,
-        "{} differs (MAGICHUNT_BLESS=1 rewrites it); got:\n{actual}",
-        path.display()
-    );
-}
+/// What a golden file's mismatch tells the reader to look for.
+const HINT: &str = "check the diff";
 
 #[test]
 fn golden_text_and_markdown() {
     let text = stdout(&magichunt(&["compare", "--store", FIXTURE]));
-    check_golden("compare.txt", &text);
+    check_golden("compare.txt", &text, HINT);
     let md = stdout(&magichunt(&[
         "compare", "--store", FIXTURE, "--format", "markdown",
     ]));
-    check_golden("compare.md", &md);
+    check_golden("compare.md", &md, HINT);
     assert!(
         md.contains("| rook | a | b | c | d | e | f | g | h |"),
         "{md}"

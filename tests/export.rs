@@ -8,12 +8,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::{
-    check_run, export, export_with, fixture, layout, magichunt, reference_data, run_ok, rustc_bin,
-    rustc_lib, tool, FIXTURE,
+    check_golden, check_run, export, export_with, fixture, layout, magichunt, reference_data,
+    run_ok, rustc_bin, rustc_lib, tool, FIXTURE,
 };
 use magichunt::attacks::Occupancies;
 use magichunt::export::{render, Format, Layout, Options, Prefix, Source, Tables};
@@ -21,49 +21,25 @@ use magichunt::question::Formula;
 use magichunt::table::Table;
 use magichunt::Piece;
 
-/// The version in the header changes with every release; the golden files say VERSION.
-fn normalize(text: &str) -> String {
-    text.replace(
-        &format!("magichunt {}", env!("CARGO_PKG_VERSION")),
-        "magichunt VERSION",
-    )
-}
-
-fn check_golden(name: &str, actual: &str) {
-    let path = PathBuf::from("tests/golden").join(name);
-    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
-        std::fs::write(&path, normalize(actual)).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (MAGICHUNT_BLESS=1 writes it)", path.display()));
-    let actual = normalize(actual);
-    if actual != expected {
-        let line = actual
-            .lines()
-            .zip(expected.lines())
-            .position(|(a, e)| a != e)
-            .map_or_else(|| "length".to_string(), |i| format!("line {}", i + 1));
-        panic!(
-            "{} differs from the export at {line}; MAGICHUNT_BLESS=1 rewrites it (filled squares \
-             change when find_magic's candidate stream changes: check the diff is only there)",
-            path.display()
-        );
-    }
-}
+/// What a golden file's mismatch tells the reader to look for.
+const HINT: &str = "filled squares change when find_magic's candidate stream changes: check the diff is only there";
 
 #[test]
 fn golden_rust_c_and_json() {
-    check_golden("magics.rs", &export(Format::Rust, false, true));
-    check_golden("magics.h", &export(Format::C, false, true));
-    check_golden("magics.json", &export(Format::Json, false, false));
-    check_golden("magics-tight.json", &export(Format::Json, true, false));
+    check_golden("magics.rs", &export(Format::Rust, false, true), HINT);
+    check_golden("magics.h", &export(Format::C, false, true), HINT);
+    check_golden("magics.json", &export(Format::Json, false, false), HINT);
+    check_golden(
+        "magics-tight.json",
+        &export(Format::Json, true, false),
+        HINT,
+    );
     let mh = Options {
         with_lookup: true,
         prefix: Prefix::new("mh_").unwrap(),
     };
-    check_golden("magics-mh.h", &export_with(Format::C, false, &mh));
-    check_golden("magics-mh.rs", &export_with(Format::Rust, false, &mh));
+    check_golden("magics-mh.h", &export_with(Format::C, false, &mh), HINT);
+    check_golden("magics-mh.rs", &export_with(Format::Rust, false, &mh), HINT);
 }
 
 #[test]

@@ -9,47 +9,18 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::{
-    black_packed, check_run_tables, magichunt, our_packed, reference_data, render_tables, run_ok,
-    rustc_bin, rustc_lib, tables, tool, BLACK_PACKED, FIXTURE, FIXTURE_BLACK,
+    black_packed, check_golden, check_run_tables, magichunt, our_packed, reference_data,
+    render_tables, run_ok, rustc_bin, rustc_lib, tables, tool, BLACK_PACKED, FIXTURE,
+    FIXTURE_BLACK,
 };
 use magichunt::export::{Format, Layout, Options, Prefix, Tables};
 use magichunt::layout::PackedTable;
 use magichunt::question::Formula;
 use magichunt::table::Table;
-
-/// The version in the header changes with every release; the golden files say VERSION.
-fn normalize(text: &str) -> String {
-    text.replace(
-        &format!("magichunt {}", env!("CARGO_PKG_VERSION")),
-        "magichunt VERSION",
-    )
-}
-
-fn check_golden(name: &str, actual: &str) {
-    let path = PathBuf::from("tests/golden").join(name);
-    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
-        std::fs::write(&path, normalize(actual)).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (MAGICHUNT_BLESS=1 writes it)", path.display()));
-    let actual = normalize(actual);
-    if actual != expected {
-        let line = actual
-            .lines()
-            .zip(expected.lines())
-            .position(|(a, e)| a != e)
-            .map_or_else(|| "length".to_string(), |i| format!("line {}", i + 1));
-        panic!(
-            "{} differs from the export at {line}; MAGICHUNT_BLESS=1 rewrites it (check the diff)",
-            path.display()
-        );
-    }
-}
 
 fn lookup() -> Options {
     Options {
@@ -62,15 +33,20 @@ fn packed_plain() -> &'static Tables {
     tables(Layout::Packed, Formula::Plain)
 }
 
+/// What a golden file's mismatch tells the reader to look for.
+const HINT: &str = "check the diff: every engine that pastes the output changes with it";
+
 #[test]
 fn golden_packed_and_black() {
     check_golden(
         "magics-packed.h",
         &render_tables(Format::C, packed_plain(), &lookup()),
+        HINT,
     );
     check_golden(
         "magics-packed.json",
         &render_tables(Format::Json, packed_plain(), &Options::default()),
+        HINT,
     );
     check_golden(
         "magics-black-tight.rs",
@@ -79,10 +55,12 @@ fn golden_packed_and_black() {
             tables(Layout::Tight, Formula::Black),
             &lookup(),
         ),
+        HINT,
     );
     check_golden(
         "magics-black-packed.h",
         &render_tables(Format::C, black_packed(), &lookup()),
+        HINT,
     );
 }
 

@@ -325,3 +325,41 @@ pub fn report(o: &Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     )
 }
+
+/// The version in an export's header changes with every release; the golden files say VERSION.
+pub fn normalize(text: &str) -> String {
+    text.replace(
+        &format!("magichunt {}", env!("CARGO_PKG_VERSION")),
+        "magichunt VERSION",
+    )
+}
+
+/// Compares `actual` (its version normalized) with the golden file `tests/golden/NAME`, or
+/// writes it there under `MAGICHUNT_BLESS=1`. A mismatch names the first line that differs,
+/// shows both versions of it, and adds `hint` (what to look for in the diff).
+pub fn check_golden(name: &str, actual: &str, hint: &str) {
+    let path = PathBuf::from("tests/golden").join(name);
+    let actual = normalize(actual);
+    if std::env::var_os("MAGICHUNT_BLESS").is_some() {
+        std::fs::write(&path, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (MAGICHUNT_BLESS=1 writes it)", path.display()));
+    if actual != expected {
+        let (a, e) = (actual.lines(), expected.lines());
+        let at = a.clone().zip(e.clone()).position(|(a, e)| a != e);
+        let (line, got, want) = match at {
+            Some(i) => (
+                format!("line {}", i + 1),
+                a.clone().nth(i).unwrap_or(""),
+                e.clone().nth(i).unwrap_or(""),
+            ),
+            None => ("length".to_string(), "", ""),
+        };
+        panic!(
+            "{} differs at {line}; MAGICHUNT_BLESS=1 rewrites it ({hint})\n  got:  {got}\n  want: {want}",
+            path.display()
+        );
+    }
+}
