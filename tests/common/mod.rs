@@ -327,7 +327,7 @@ pub fn report(o: &Output) -> String {
 }
 
 /// The version in an export's header changes with every release; the golden files say VERSION.
-pub fn normalize(text: &str) -> String {
+fn normalize(text: &str) -> String {
     text.replace(
         &format!("magichunt {}", env!("CARGO_PKG_VERSION")),
         "magichunt VERSION",
@@ -346,20 +346,24 @@ pub fn check_golden(name: &str, actual: &str, hint: &str) {
     }
     let expected = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (MAGICHUNT_BLESS=1 writes it)", path.display()));
-    if actual != expected {
-        let (a, e) = (actual.lines(), expected.lines());
-        let at = a.clone().zip(e.clone()).position(|(a, e)| a != e);
-        let (line, got, want) = match at {
-            Some(i) => (
-                format!("line {}", i + 1),
-                a.clone().nth(i).unwrap_or(""),
-                e.clone().nth(i).unwrap_or(""),
-            ),
-            None => ("length".to_string(), "", ""),
-        };
-        panic!(
-            "{} differs at {line}; MAGICHUNT_BLESS=1 rewrites it ({hint})\n  got:  {got}\n  want: {want}",
-            path.display()
-        );
+    if actual == expected {
+        return;
     }
+    let at = match actual
+        .lines()
+        .zip(expected.lines())
+        .enumerate()
+        .find(|(_, (a, e))| a != e)
+    {
+        Some((i, (got, want))) => format!("line {}\n  got:  {got}\n  want: {want}", i + 1),
+        None => format!(
+            "its end: {} lines against the golden file's {} (or a final newline)",
+            actual.lines().count(),
+            expected.lines().count()
+        ),
+    };
+    panic!(
+        "{} differs at {at}\nMAGICHUNT_BLESS=1 rewrites it ({hint})",
+        path.display()
+    );
 }
