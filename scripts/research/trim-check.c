@@ -32,6 +32,11 @@ typedef unsigned __int128 u128;
 static int n, bits, shift;
 static uint64_t occ[4096], att[4096];
 static int top[4096]; /* highest square, -1 for the empty subset */
+/* The order in which subsets join: by value, so a family (one highest square) is a run, but
+ * shuffled inside each run. The fixpoint does not depend on the order; a shuffled family
+ * reaches it in fewer passes than a sorted one, whose neighbours differ only in low squares
+ * (rook a1 at 11: about 1.6 times faster, the same nodes). */
+static int joins[4096];
 static uint64_t slot_att[4096];
 static unsigned char slot_used[4096];
 static int kbits;
@@ -115,7 +120,7 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
     for (int changed = 1; changed && alive;) {
         changed = 0;
         while (next < n && active(next, hi - lo))
-            lists[mine + count++] = next++;
+            lists[mine + count++] = joins[next++];
         int keep = 0;
         for (int k = 0; k < count && alive; k++) {
             int i = lists[mine + k];
@@ -276,6 +281,17 @@ int main(int argc, char **argv) {
         occ[i] = pairs[i][0];
         att[i] = pairs[i][1];
         top[i] = occ[i] ? 63 - __builtin_clzll(occ[i]) : -1;
+    }
+    uint64_t rng = 0x2545f4914f6cdd1dULL; /* xorshift64, a fixed shuffle of each run */
+    for (int i = 0, start = 0; i < n; i++) {
+        if (i > 0 && top[i] != top[i - 1])
+            start = i;
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        int j = start + (int)(rng % (uint64_t)(i - start + 1));
+        joins[i] = joins[j];
+        joins[j] = i;
     }
     period = 64 - __builtin_ctzll(mask);
     task_bits_g = task_bits;
