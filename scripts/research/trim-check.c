@@ -38,7 +38,6 @@ static int top[4096]; /* highest square, -1 for the empty subset */
  * (rook a1 at 11: about 1.6 times faster, the same nodes). */
 static int joins[4096];
 static uint64_t slot_att[4096];
-static unsigned char slot_used[4096];
 static int kbits;
 static uint64_t nodes, magics;
 static int *lists; /* the active unplaced subsets, one segment per node on the path */
@@ -103,9 +102,10 @@ static uint64_t div_up(u128 need, uint64_t x) {
     }
     return (uint64_t)((need + x - 1) / x);
 }
-static int compatible(uint64_t slot, int i) {
-    slot &= (1ULL << bits) - 1;
-    return !slot_used[slot] || slot_att[slot] == att[i];
+/* An empty slot holds 0: no square has an empty attack set. */
+static int compatible(uint64_t slot, uint64_t a) {
+    uint64_t h = slot_att[slot & ((1ULL << bits) - 1)];
+    return h == 0 || h == a;
 }
 
 /* The node; lists[from .. from+len) are the parent's active unplaced subsets, `next` the first
@@ -114,7 +114,7 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
     nodes++;
     int mine = from + len, count = 0;
     int undo[4096], nu = 0, alive = 1;
-    const u128 whole = (u128)1 << shift;
+    const uint64_t whole = (uint64_t)1 << shift, low = whole - 1, smask = (1ULL << bits) - 1;
     memcpy(lists + mine, lists + from, sizeof(int) * (size_t)len);
     count = len;
     for (int changed = 1; changed && alive;) {
@@ -122,59 +122,69 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
         while (next < n && active(next, hi - lo))
             lists[mine + count++] = joins[next++];
         int keep = 0;
-        for (int k = 0; k < count && alive; k++) {
+        uint64_t base = known + lo, w = hi - lo;
+        for (int k = 0; k < count; k++) {
             int i = lists[mine + k];
-            uint64_t p0 = occ[i] * (known + lo) - (uint64_t)fold;
-            u128 span = (u128)occ[i] * (hi - lo) + (u128)fold;
-            u128 fr = p0 & (((uint64_t)1 << shift) - 1);
+            uint64_t x = occ[i], a = att[i];
+            uint64_t p0 = x * base - (uint64_t)fold;
+            /* An active subset's highest square moves it less than K * 2^shift <= 2^63 over
+             * the interval, so the subset itself less than 2^64 - 1: the span (one more when
+             * folded) fits in 64 bits. */
+            uint64_t span = x * w + (uint64_t)fold;
+            uint64_t fr = p0 & low;
             uint64_t b0 = p0 >> shift;
-            if (fr + span < whole) { /* exact */
-                uint64_t s = b0 & ((1ULL << bits) - 1);
-                if (slot_used[s] && slot_att[s] != att[i]) {
+            if (span < whole - fr) { /* exact */
+                uint64_t s = b0 & smask, h = slot_att[s];
+                if (h != 0 && h != a) {
                     alive = 0;
                     break;
                 }
-                if (!slot_used[s]) {
-                    slot_used[s] = 1;
-                    slot_att[s] = att[i];
+                if (h == 0) {
+                    slot_att[s] = a;
                     undo[nu++] = (int)s;
                     changed = 1;
                 }
                 continue; /* placed: off the list */
             }
-            uint64_t last = (uint64_t)((fr + span) >> shift); /* boundaries crossed */
+            uint64_t last = (span >> shift) + ((fr + (span & low)) >> shift); /* boundaries crossed */
+            if (compatible(b0, a) && compatible(b0 + last, a)) {
+                lists[mine + keep++] = i;
+                continue;
+            }
             uint64_t f = 0, l = last;
-            while (f <= last && !compatible(b0 + f, i))
+            while (f <= last && !compatible(b0 + f, a))
                 f++;
             if (f > last) {
                 alive = 0;
                 break;
             }
-            while (!compatible(b0 + l, i))
+            while (!compatible(b0 + l, a))
                 l--;
             uint64_t lo0 = lo, hi0 = hi;
             u128 rem = whole - fr;
             if (f > 0) {
                 /* X*(d - lo0) reaches slot b0+f (folded: the floor index, one product on) */
                 u128 need = rem + (u128)(f - 1) * whole - (u128)fold;
-                lo = lo0 + div_up(need, occ[i]);
+                lo = lo0 + div_up(need, x);
             }
             if (l < last) {
                 u128 need = rem + (u128)l * whole; /* X*(d - lo0) reaches slot b0+l+1 */
-                uint64_t h = lo0 + div_up(need, occ[i]) - 1;
+                uint64_t h = lo0 + div_up(need, x) - 1;
                 hi = fold && h > hi0 ? hi0 : h; /* folded, the last slot may sit one lower */
             }
-            if (lo != lo0 || hi != hi0)
+            if (lo != lo0 || hi != hi0) {
                 changed = 1;
+                base = known + lo;
+                w = hi - lo;
+            }
             if (lo > hi) {
                 alive = 0;
                 break;
             }
             if (fold && f == l) { /* one compatible slot left: placed there */
-                uint64_t s = (b0 + f) & ((1ULL << bits) - 1);
-                if (!slot_used[s]) {
-                    slot_used[s] = 1;
-                    slot_att[s] = att[i];
+                uint64_t s = (b0 + f) & smask;
+                if (slot_att[s] == 0) {
+                    slot_att[s] = a;
                     undo[nu++] = (int)s;
                     changed = 1;
                 }
@@ -212,7 +222,7 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
         }
     }
     while (nu)
-        slot_used[undo[--nu]] = 0;
+        slot_att[undo[--nu]] = 0;
 }
 
 static void task(uint64_t j, int width) {
