@@ -126,12 +126,28 @@ pub fn parse_args() -> Opts {
             if matches!(e.kind(), DisplayHelp | DisplayVersion) {
                 e.exit();
             }
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            crate::say!("magichunt: {first} (see --help)");
+            crate::say!("magichunt: {} (see --help)", usage_line(&e.to_string()));
             std::process::exit(2);
         }
+    }
+}
+
+/// A clap usage error as one line: its first line, with the lines that complete it joined on
+/// (the missing arguments after "were not provided:", the possible values, a tip), and
+/// without the usage block and the pointer to `--help` that follow them.
+fn usage_line(text: &str) -> String {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("invalid arguments").trim_end();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let more: Vec<&str> = lines
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    match (more.is_empty(), first.ends_with(':')) {
+        (true, _) => first.to_owned(),
+        (false, true) => format!("{first} {}", more.join(", ")),
+        (false, false) => format!("{first}; {}", more.join("; ")),
     }
 }
 
@@ -195,5 +211,43 @@ mod tests {
         assert!(Opts::try_parse_from(["mh", "verify", "--file", "t.json"]).is_ok());
         assert!(Opts::try_parse_from(["mh", "verify", "--square", "i9"]).is_err());
         assert!(Opts::try_parse_from(["mh", "verify", "--file", "t", "--piece", "rook"]).is_err());
+    }
+
+    /// The line a usage error prints, from clap's own error for `args`.
+    fn line(args: &[&str]) -> String {
+        let e = Opts::try_parse_from(args).expect_err("a usage error");
+        usage_line(&e.to_string())
+    }
+
+    #[test]
+    fn usage_errors_name_what_is_missing_in_one_line() {
+        let missing = line(&["mh", "show"]);
+        assert!(
+            missing.contains("--piece <PIECE>, --square <SQUARE>"),
+            "{missing}"
+        );
+        let values = line(&["mh", "hunt", "--objective", "x"]);
+        assert!(
+            values.contains("[possible values: bits, tight, slots]"),
+            "{values}"
+        );
+        let unknown = line(&["mh", "show", "--piece", "rook", "--square", "a1", "--bogus"]);
+        assert!(
+            unknown.starts_with("unexpected argument '--bogus' found"),
+            "{unknown}"
+        );
+        let near = line(&[
+            "mh", "show", "--piece", "rook", "--square", "a1", "--stroe", "x",
+        ]);
+        assert!(
+            near.contains("tip: a similar argument exists: '--store'"),
+            "{near}"
+        );
+        for l in [missing, values, unknown, near] {
+            assert!(
+                !l.contains('\n') && !l.contains("Usage:") && !l.contains("error:"),
+                "{l}"
+            );
+        }
     }
 }
