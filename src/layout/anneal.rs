@@ -9,7 +9,8 @@
 //! places), swaps two, or picks another magic for one square, and is kept when the size does
 //! not grow, or grows by `d` with probability `exp(-d / T)`; `T` falls geometrically from
 //! `hot` to `cold` over the run. Only the squares from the first one the step touched are
-//! placed again.
+//! placed again, on a copy of the array kept from the current plan, and the placing stops at
+//! the first square that makes the array too large for the step to be kept.
 //!
 //! Measured on the published fixed-shift tables (their 128 magics, offsets thrown away):
 //! first-fit decreasing alone gives 101,082 (Annuss 2017) and 94,672 (Annuss and Fiekas 2017)
@@ -95,22 +96,63 @@ impl Default for AnnealOptions {
     }
 }
 
-/// Places squares in plan order; keeps its array between plans.
+/// Places squares in plan order. It keeps the array as it was before every [`EVERY`]-th square
+/// of the current plan, so that a step that changes the order from position `first` on
+/// starts from the copy below `first` instead of placing the whole prefix again.
 #[derive(Debug, Default)]
 struct Decoder {
     occ: Occupancy,
     base: Vec<u32>,
+    /// The current plan's array before its squares `0, EVERY, 2 * EVERY, ...`.
+    saved: Vec<Occupancy>,
+    /// The same for the plan decoded last, from its first changed position on.
+    fresh: Vec<Occupancy>,
 }
 
+/// Squares between two kept copies of the array.
+const EVERY: usize = 8;
+
 impl Decoder {
-    /// Decodes `plan`, placing the first `keep` squares of its order at the slots `prev`
-    /// gives them (they are where the previous decode put them) and the others first-fit.
-    fn decode(&mut self, squares: &[Vec<Candidate>], plan: &Plan, prev: &[u32], keep: usize) {
+    /// Decodes `plan` from nothing, and keeps its copies as the current plan's.
+    fn decode_all(&mut self, squares: &[Vec<Candidate>], plan: &Plan) {
+        let copies = squares.len().div_ceil(EVERY);
+        self.saved.resize_with(copies, Occupancy::default);
+        self.fresh.resize_with(copies, Occupancy::default);
         self.occ.clear();
+        let done = self.decode_from(squares, plan, &[], 0, &mut |_| true);
+        debug_assert!(done);
+        self.keep(0);
+    }
+
+    /// Decodes `plan`, whose order and picks equal the current plan's (at `prev`) before
+    /// position `first`: those squares are where the current decode put them. Stops early,
+    /// returning false, as soon as `go_on(end)` says the array is already too large.
+    fn decode_from(
+        &mut self,
+        squares: &[Vec<Candidate>],
+        plan: &Plan,
+        prev: &[u32],
+        first: usize,
+        go_on: &mut dyn FnMut(u32) -> bool,
+    ) -> bool {
         self.base.resize(squares.len(), 0);
-        for (n, &k) in plan.order.iter().enumerate() {
+        // A plan equal to the current one throughout is decoded from its last square.
+        let first = first.min(squares.len().saturating_sub(1));
+        let start = first / EVERY * EVERY;
+        for &k in &plan.order[..start] {
+            self.base[k] = prev[k];
+        }
+        if start == 0 {
+            self.occ.clear();
+        } else {
+            self.occ.clone_from(&self.saved[start / EVERY]);
+        }
+        for (n, &k) in plan.order.iter().enumerate().skip(start) {
+            if n % EVERY == 0 && n > first {
+                self.fresh[n / EVERY].clone_from(&self.occ);
+            }
             let c = &squares[k][plan.pick[k]];
-            let b = if n < keep {
+            let b = if n < first {
                 prev[k]
             } else {
                 self.occ
@@ -119,6 +161,17 @@ impl Decoder {
             };
             self.occ.place(&c.shape, b);
             self.base[k] = b;
+            if n >= first && !go_on(self.occ.end()) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The plan decoded last from `first` on becomes the current one.
+    fn keep(&mut self, first: usize) {
+        for c in first / EVERY + 1..self.saved.len() {
+            std::mem::swap(&mut self.saved[c], &mut self.fresh[c]);
         }
     }
 }
@@ -130,7 +183,7 @@ impl Decoder {
 #[must_use]
 pub fn decode(squares: &[Vec<Candidate>], plan: &Plan) -> Placed {
     let mut d = Decoder::default();
-    d.decode(squares, plan, &[], 0);
+    d.decode_all(squares, plan);
     Placed {
         plan: plan.clone(),
         base: d.base,
@@ -215,7 +268,7 @@ pub fn anneal(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix(opts.seed ^ 0x616e_6e65_616c));
     let mut dec = Decoder::default();
     let mut cur = start.clone();
-    dec.decode(squares, &cur, &[], 0);
+    dec.decode_all(squares, &cur);
     let mut cur_base = dec.base.clone();
     let mut cur_size = dec.occ.end();
     let mut best = Placed {
@@ -293,11 +346,20 @@ pub fn anneal(
             }
             i.min(j)
         };
-        dec.decode(squares, &cand, &cur_base, first);
-        let size = dec.occ.end();
-        let worse = f64::from(size) - f64::from(cur_size);
+        // Kept when the size does not grow, or grows by `d` with probability exp(-d / T):
+        // the array only grows as squares are placed, so the decode stops at the first
+        // square that makes the step fail, and the choices are those of a whole decode.
         let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        if worse <= 0.0 || u < (-worse / temp).exp() {
+        let kept = |size: u32| {
+            let worse = f64::from(size) - f64::from(cur_size);
+            worse <= 0.0 || u < (-worse / temp).exp()
+        };
+        if !dec.decode_from(squares, &cand, &cur_base, first, &mut |end| kept(end)) {
+            continue;
+        }
+        let size = dec.occ.end();
+        if kept(size) {
+            dec.keep(first);
             std::mem::swap(&mut cur, &mut cand);
             cur_base.copy_from_slice(&dec.base);
             cur_size = size;
@@ -334,6 +396,43 @@ mod tests {
                 ]
             })
             .collect()
+    }
+
+    /// A decode that starts from the kept copies below the first changed position places
+    /// every square where a decode from nothing does, whether the last plan was kept or not.
+    #[test]
+    fn a_decode_from_a_kept_copy_equals_a_whole_decode() {
+        let sq = squares();
+        let n = sq.len();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut dec = Decoder::default();
+        let mut cur = widest_first(&sq);
+        dec.decode_all(&sq, &cur);
+        let mut cur_base = dec.base.clone();
+        for round in 0..400 {
+            let mut cand = cur.clone();
+            let i = (rng.next_u64() % n as u64) as usize;
+            let j = (rng.next_u64() % n as u64) as usize;
+            cand.order.swap(i, j);
+            let k = cand.order[(rng.next_u64() % n as u64) as usize];
+            cand.pick[k] = (rng.next_u64() % 2) as usize;
+            let first = (0..n)
+                .find(|&p| {
+                    cand.order[p] != cur.order[p]
+                        || cand.pick[cand.order[p]] != cur.pick[cand.order[p]]
+                })
+                .unwrap_or(n);
+            assert!(dec.decode_from(&sq, &cand, &cur_base, first, &mut |_| true));
+            let whole = decode(&sq, &cand);
+            assert_eq!(dec.base, whole.base, "round {round}, first {first}");
+            assert_eq!(dec.occ.end(), whole.size, "round {round}");
+            assert_eq!(dec.occ.used(), whole.used, "round {round}");
+            if round % 3 != 0 {
+                dec.keep(first);
+                cur = cand;
+                cur_base.copy_from_slice(&dec.base);
+            }
+        }
     }
 
     #[test]

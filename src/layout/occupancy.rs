@@ -147,17 +147,31 @@ impl Occupancy {
         if self.words.len() < need {
             self.words.resize(need, 0);
         }
+        // One test for the whole shape, after the writes: the slots are distinct, so a slot
+        // taken before is one whose bit was already set when the shape wrote it.
+        let mut clash = 0u64;
         for &i in &shape.slots {
             let s = (base + i) as usize;
             let bit = 1u64 << (s % 64);
-            assert!(self.words[s / 64] & bit == 0, "slot {s} is taken");
+            clash |= self.words[s / 64] & bit;
             self.words[s / 64] |= bit;
         }
+        assert!(clash == 0, "a slot of the shape placed at {base} is taken");
         self.used += u64::from(shape.used());
         self.end = self.end.max(base + shape.span);
-        while self.taken(self.free) {
-            self.free += 1;
+        self.advance_free();
+    }
+
+    /// Moves `free` to the lowest free slot at or above it, a word at a time.
+    fn advance_free(&mut self) {
+        let mut w = self.free as usize / 64;
+        let below = (1u64 << (self.free % 64)) - 1;
+        let mut bits = self.words.get(w).copied().unwrap_or(0) | below;
+        while bits == !0 {
+            w += 1;
+            bits = self.words.get(w).copied().unwrap_or(0);
         }
+        self.free = (w * 64) as u32 + bits.trailing_ones();
     }
 
     /// Takes out `shape`, placed earlier with its index 0 at `base`.
