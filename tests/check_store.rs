@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{magichunt, report};
 
 /// Runs the check on `store`, logging to `log`; `None` when python3 or a C compiler is missing

@@ -2,7 +2,7 @@
 
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::magichunt;
 
 fn verify(piece: &str, square: &str, bits: &str, magic: &str) -> Output {

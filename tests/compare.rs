@@ -1,6 +1,7 @@
 //! `magichunt compare`: golden output, totals computed from the data, records printed first.
 //!
-//! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test compare`.
+//! Regenerate the golden files with
+//! `MAGICHUNT_BLESS=1 cargo test --release --test integration compare::`.
 
 use std::path::Path;
 use std::process::Output;
@@ -11,7 +12,7 @@ use magichunt::store::Store;
 use magichunt::table::Table;
 use magichunt::Target;
 
-mod common;
+use crate::common;
 use common::{check_golden, magichunt};
 
 const FIXTURE: &str = "tests/golden/store.json";

@@ -3,7 +3,7 @@
 //! export; every `magichunt` command in a shell block parses with the binary's own command
 //! line and every script named exists; `completions` and `man` produce what their names say.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@ use magichunt::exhaust::{Plan, Searcher, Tally};
 use magichunt::store::Store;
 use magichunt::{magic, Piece, Square, Target};
 
-mod common;
+use crate::common;
 use common::{magichunt, text};
 
 fn exhaust(store: &Path, piece: &str, square: &str, bits: &str, extra: &[&str]) -> Output {

@@ -3,10 +3,11 @@
 //! reference; what `--out` may replace; a missing store; and hostile text from a store, which
 //! must never reach the generated code as code. The C header has its own file, `export_c.rs`.
 //!
-//! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test export` (then read
-//! the diff: a change there changes every engine that pastes the output).
+//! Regenerate the golden files with
+//! `MAGICHUNT_BLESS=1 cargo test --release --test integration export::` (then read the diff:
+//! a change there changes every engine that pastes the output).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

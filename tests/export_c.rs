@@ -5,7 +5,7 @@
 //! shared table: the fixture packed by the packer and the published black magics); and
 //! `--prefix` beside an engine's own `rook_attacks`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

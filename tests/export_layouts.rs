@@ -5,9 +5,10 @@
 //! table verified as a whole by `verify --file`, and a tampered packed table refused. The C
 //! headers of the same tables are compiled and checked in `export_c.rs`.
 //!
-//! Regenerate the golden files with `MAGICHUNT_BLESS=1 cargo test --test export_layouts`.
+//! Regenerate the golden files with
+//! `MAGICHUNT_BLESS=1 cargo test --release --test integration export_layouts::`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

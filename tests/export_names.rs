@@ -5,7 +5,7 @@
 //! fancy`, `tight`, `packed` and `--packed FILE` unchanged (`tests/examples/layouts/`, quoted
 //! in docs/export.md) and its lookups equal the slow reference.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

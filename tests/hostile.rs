@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use magichunt::store::Store;
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::report;
 
 const FIXTURE: &str = "tests/golden/store.json";

@@ -9,7 +9,7 @@ use magichunt::attacks::Occupancies;
 use magichunt::magic;
 use magichunt::store::Store;
 
-mod common;
+use crate::common;
 use common::report;
 
 fn hunt(store: &Path, args: &[&str]) -> Output {

@@ -3,7 +3,7 @@
 //! `--json`, and rebuilds the text from the document alone; the rebuilt text must be the
 //! text, byte for byte. The statuses follow their definitions in docs/format.md.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

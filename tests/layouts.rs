@@ -9,7 +9,7 @@ use magichunt::store::Store;
 use magichunt::table::Table;
 use magichunt::Formula;
 
-mod common;
+use crate::common;
 use common::{magichunt, text};
 
 /// The sizes of the table, from the binary.

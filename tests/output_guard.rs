@@ -4,7 +4,7 @@
 //! binary. Before the fix `pack --store S --out S` replaced the store with a packed table,
 //! and `prove --emit-cnf S` replaced it with a CNF.
 
-mod sandbox;
+use crate::sandbox;
 
 use std::fs;
 use std::path::PathBuf;

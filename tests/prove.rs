@@ -9,7 +9,7 @@ use magichunt::question::{Formula, Question};
 use magichunt::store::Store;
 use magichunt::{magic, Piece, Square, Target};
 
-mod common;
+use crate::common;
 use common::{magichunt, text};
 
 fn prove(store: &Path, piece: &str, square: &str, bits: &str, extra: &[&str]) -> Output {

@@ -98,7 +98,7 @@ fn the_built_in_table_is_the_shipped_store() {
     assert!(
         shipped::JSON == want,
         "src/shipped/best.json is out of date against results/best.json: run \
-         MAGICHUNT_BLESS=1 cargo test --release --test shipped_store, then build again"
+         MAGICHUNT_BLESS=1 cargo test --release --test integration shipped_store::, then build again"
     );
     // What the copy holds, record by record, beside the store it comes from.
     let file = Store::load(&root.join(shipped::SOURCE)).unwrap();

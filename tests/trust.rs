@@ -7,7 +7,7 @@
 //! Every command runs in its own folder with its own cache of checks (`MAGICHUNT_CACHE`), so
 //! what one test checked never counts in another.
 
-mod sandbox;
+use crate::sandbox;
 
 use std::fs;
 use std::path::Path;

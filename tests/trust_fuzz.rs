@@ -48,7 +48,7 @@ use serde_json::{json, Value};
 const INPUTS: usize = 10_000;
 const THROUGH_THE_BINARY: usize = 20;
 
-mod sandbox;
+use crate::sandbox;
 
 fn target(p: Piece, s: &str) -> Target {
     Target::new(p, s.parse::<Square>().unwrap())

@@ -11,7 +11,7 @@
 //! fails the test instead of hanging CI. FIFOs are made with `mkfifo`; where it is missing
 //! those cases are skipped with a note.
 
-mod sandbox;
+use crate::sandbox;
 
 use std::fs;
 use std::io::Write as _;

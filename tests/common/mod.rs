@@ -2,8 +2,6 @@
 //! for the export tests, the fixture store and its layouts, the reference records every
 //! compiled lookup is checked against, and compilers.
 
-#![allow(dead_code)] // each test binary uses a part
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;

@@ -2,8 +2,6 @@
 //! `trust_inputs.rs`): a folder with its own cache of checks to run the binary in, a watchdog
 //! that kills a run that hangs (and measures its peak memory), and reading what it said.
 
-#![allow(dead_code)] // each test binary uses a part
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
