@@ -118,7 +118,6 @@ impl Decoder {
         let copies = squares.len().div_ceil(EVERY);
         self.saved.resize_with(copies, Occupancy::default);
         self.fresh.resize_with(copies, Occupancy::default);
-        self.occ.clear();
         let done = self.decode_from(squares, plan, &[], 0, &mut |_| true);
         debug_assert!(done);
         self.keep(0);
@@ -357,21 +356,20 @@ pub fn anneal(
         if !dec.decode_from(squares, &cand, &cur_base, first, &mut |end| kept(end)) {
             continue;
         }
+        // A whole decode asked `kept` at its last square, with the final size: the step stands.
         let size = dec.occ.end();
-        if kept(size) {
-            dec.keep(first);
-            std::mem::swap(&mut cur, &mut cand);
-            cur_base.copy_from_slice(&dec.base);
-            cur_size = size;
-            if size < best.size {
-                best = Placed {
-                    plan: cur.clone(),
-                    base: cur_base.clone(),
-                    size,
-                    used: dec.occ.used(),
-                };
-                on_better(&best);
-            }
+        dec.keep(first);
+        std::mem::swap(&mut cur, &mut cand);
+        cur_base.copy_from_slice(&dec.base);
+        cur_size = size;
+        if size < best.size {
+            best = Placed {
+                plan: cur.clone(),
+                base: cur_base.clone(),
+                size,
+                used: dec.occ.used(),
+            };
+            on_better(&best);
         }
     }
     (best, steps)
