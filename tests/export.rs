@@ -178,27 +178,6 @@ fn a_store_that_fails_to_load_exits_2_and_writes_nothing() {
 
 // ---- Compile, fill and check the generated Rust. ----
 
-const RUST_HARNESS: &str = r#"
-mod magics;
-fn main() {
-    let bytes = std::fs::read(std::env::args().nth(1).unwrap()).unwrap();
-    magics::$pinit_attack_tables();
-    let mut n = 0u64;
-    for rec in bytes.chunks_exact(24) {
-        let w = |i: usize| u64::from_le_bytes(rec[i * 8..i * 8 + 8].try_into().unwrap());
-        let (key, occ, want) = (w(0), w(1), w(2));
-        let sq = (key & 63) as usize;
-        let got = if key >> 6 == 0 { magics::$prook_attacks(sq, occ) } else { magics::$pbishop_attacks(sq, occ) };
-        if got != want {
-            eprintln!("piece {} square {sq} occ {occ:#x}: got {got:#x}, want {want:#x}", key >> 6);
-            std::process::exit(1);
-        }
-        n += 1;
-    }
-    @PRINT@
-}
-"#;
-
 /// An engine's own items under the unprefixed names, glob-imported beside the export: a
 /// name both globs bring in is an error where it is used, so this builds only if the
 /// prefix reaches every public item.
@@ -249,8 +228,7 @@ fn generated_rust_compiles_without_warnings_and_matches_the_reference() {
         std::fs::write(&src, export_with(Format::Rust, tight, &options)).unwrap();
         rustc_lib(&rustc, dir.path(), &src);
         if with_lookup {
-            let main = RUST_HARNESS.replace("@PRINT@", common::RUST_PRINT_SIZES);
-            let exe = rustc_bin(&rustc, dir.path(), &prefix.apply(&main));
+            let exe = rustc_bin(&rustc, dir.path(), &prefix.apply(common::RUST_HARNESS));
             check_run(&run_ok(Command::new(&exe).arg(&data)), records, tight);
         }
     }

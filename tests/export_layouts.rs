@@ -104,27 +104,6 @@ fn packed_offsets_share_one_array_and_black_tight_offsets_start_at_min_index() {
 
 // ---- The Rust export, compiled and checked. ----
 
-const RUST_HARNESS: &str = r#"
-mod magics;
-fn main() {
-    let bytes = std::fs::read(std::env::args().nth(1).unwrap()).unwrap();
-    magics::$pinit_attack_tables();
-    let mut n = 0u64;
-    for rec in bytes.chunks_exact(24) {
-        let w = |i: usize| u64::from_le_bytes(rec[i * 8..i * 8 + 8].try_into().unwrap());
-        let (key, occ, want) = (w(0), w(1), w(2));
-        let sq = (key & 63) as usize;
-        let got = if key >> 6 == 0 { magics::$prook_attacks(sq, occ) } else { magics::$pbishop_attacks(sq, occ) };
-        if got != want {
-            eprintln!("piece {} square {sq} occ {occ:#x}: got {got:#x}, want {want:#x}", key >> 6);
-            std::process::exit(1);
-        }
-        n += 1;
-    }
-    @PRINT@
-}
-"#;
-
 #[test]
 fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
     let Some(rustc) = tool("RUSTC", "rustc") else {
@@ -158,7 +137,7 @@ fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
         };
         std::fs::write(&src, render_tables(Format::Rust, t, &options)).unwrap();
         rustc_lib(&rustc, dir.path(), &src);
-        let main = prefix.apply(&RUST_HARNESS.replace("@PRINT@", common::RUST_PRINT_SIZES));
+        let main = prefix.apply(common::RUST_HARNESS);
         let exe = rustc_bin(&rustc, dir.path(), &main);
         check_run_tables(&run_ok(Command::new(&exe).arg(&data)), records, t);
     }

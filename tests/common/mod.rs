@@ -203,9 +203,29 @@ pub fn check_run_tables(o: &Output, records: usize, tables: &Tables) {
     assert_eq!(out.trim(), want);
 }
 
-/// The line a Rust harness prints after its records (`n` of them): the sizes every layout
-/// names, in the order [`check_run_tables`] reads them.
-pub const RUST_PRINT_SIZES: &str = r#"println!("{n} {} {} {} {} {}", magics::$PATTACK_TABLE_SIZE, magics::$PROOK_TABLE_START, magics::$PROOK_TABLE_SIZE, magics::$PBISHOP_TABLE_START, magics::$PBISHOP_TABLE_SIZE);"#;
+/// A Rust program that looks up every record of a data file (key, occupancy, attacks; 24
+/// bytes each) in a generated `magics` module (`$p` its prefix) and then prints the count and
+/// the sizes every layout names, in the order [`check_run_tables`] reads them.
+pub const RUST_HARNESS: &str = r#"
+mod magics;
+fn main() {
+    let bytes = std::fs::read(std::env::args().nth(1).unwrap()).unwrap();
+    magics::$pinit_attack_tables();
+    let mut n = 0u64;
+    for rec in bytes.chunks_exact(24) {
+        let w = |i: usize| u64::from_le_bytes(rec[i * 8..i * 8 + 8].try_into().unwrap());
+        let (key, occ, want) = (w(0), w(1), w(2));
+        let sq = (key & 63) as usize;
+        let got = if key >> 6 == 0 { magics::$prook_attacks(sq, occ) } else { magics::$pbishop_attacks(sq, occ) };
+        if got != want {
+            eprintln!("piece {} square {sq} occ {occ:#x}: got {got:#x}, want {want:#x}", key >> 6);
+            std::process::exit(1);
+        }
+        n += 1;
+    }
+    println!("{n} {} {} {} {} {}", magics::$PATTACK_TABLE_SIZE, magics::$PROOK_TABLE_START, magics::$PROOK_TABLE_SIZE, magics::$PBISHOP_TABLE_START, magics::$PBISHOP_TABLE_SIZE);
+}
+"#;
 
 /// The same line in C (`n` an unsigned long).
 pub const C_PRINT_SIZES: &str = r#"printf("%lu %lu %lu %lu %lu %lu\n", n, (unsigned long)$PATTACK_TABLE_SIZE, (unsigned long)$PROOK_TABLE_START, (unsigned long)$PROOK_TABLE_SIZE, (unsigned long)$PBISHOP_TABLE_START, (unsigned long)$PBISHOP_TABLE_SIZE);"#;
