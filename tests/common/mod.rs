@@ -227,7 +227,8 @@ fn main() {
 }
 "#;
 
-/// The same line in C (`n` an unsigned long).
+/// The line a C harness prints after its `n` records (an unsigned long): the count and the
+/// sizes, as [`RUST_HARNESS`] prints them.
 pub const C_PRINT_SIZES: &str = r#"printf("%lu %lu %lu %lu %lu %lu\n", n, (unsigned long)$PATTACK_TABLE_SIZE, (unsigned long)$PROOK_TABLE_START, (unsigned long)$PROOK_TABLE_SIZE, (unsigned long)$PBISHOP_TABLE_START, (unsigned long)$PBISHOP_TABLE_SIZE);"#;
 
 /// The warnings strict C and C++ engines build with.
