@@ -3,7 +3,7 @@
 //!
 //! Four figures per thread count, each the median of several repetitions:
 //! - `rook_a1_11_per_s`: candidates examined per second hunting rook a1 at 11 bits (no such
-//!   magic is known, so nothing stops early), with `_tested_per_s` counting those that reached
+//!   magic exists, so nothing stops early), with `_tested_per_s` counting those that reached
 //!   the subset check and `_checks_per_tested` the slots looked at per tested candidate. The
 //!   candidates are sparse (AND of three), the yardstick's distribution, so that the ratio
 //!   measures the trial loop; `rook_a1_11_portfolio_*` repeats it with the family the hunter
