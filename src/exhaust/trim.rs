@@ -71,8 +71,6 @@ pub(crate) struct Trim {
     /// at an interval of width `w` (`hi - lo`) when `w < join`; the thresholds fall along
     /// the runs, so the active subsets are a prefix.
     families: Vec<Family>,
-    /// `0, 1, 2, ...`: the ids a run appends.
-    iota: Box<[u16; MOST]>,
     /// `64 - bits`.
     shift: u32,
     /// `2^bits - 1`.
@@ -81,9 +79,11 @@ pub(crate) struct Trim {
     width: u32,
     /// Attack id per slot, 0 when empty.
     table: Box<Table>,
-    /// The active lists, one segment per node on the path: each node copies its parent's
-    /// segment after it and works on the copy.
-    lists: Vec<u16>,
+    /// The active lists, one segment per node on the path: a node copies its parent's
+    /// segment after it and works on the copy, but the last child works on it in place. A
+    /// list holds the entries themselves, not their ids: the check's chain of loads is one
+    /// shorter.
+    lists: Vec<Entry>,
     /// Folded ([`Order::Fold`](super::Order::Fold)): the half period, each `m` standing for
     /// `m` and `-m`.
     fold: bool,
@@ -109,6 +109,8 @@ struct Node {
     len: usize,
     /// The end of the undo list.
     undo: usize,
+    /// Whether the parent's list may be worked on in place (its last child).
+    last: bool,
 }
 
 /// What a trim found.
@@ -177,14 +179,13 @@ impl Trim {
         let width = plan.period_bits - plan.task_bits;
         assert!(1usize << plan.bits <= SLOTS, "at most 12 bits");
         Trim {
-            lists: vec![0; subsets.len() * (width as usize + 3) + MOST],
+            lists: vec![Entry::default(); subsets.len() * (width as usize + 3) + MOST],
             entries: Box::new(std::array::from_fn(|k| {
                 subsets
                     .get(k)
                     .map_or(Entry::default(), |&(x, a)| Entry { x, a })
             })),
             families,
-            iota: Box::new(std::array::from_fn(|k| k as u16)),
             shift,
             slot_mask: (1 << plan.bits) - 1,
             width,
@@ -232,6 +233,7 @@ impl Trim {
             from: 0,
             len: 0,
             undo: 0,
+            last: true,
         };
         self.node(root, out, stop);
         debug_assert!(self.table.slots[..MOST_SLOTS].iter().all(|&s| s == 0));
@@ -241,8 +243,14 @@ impl Trim {
     /// survives, counts the magic or enters its two halves.
     fn node(&mut self, n: Node, out: &mut Out, stop: &AtomicBool) {
         out.nodes(1, stop);
-        let own = n.from + n.len;
-        self.lists.copy_within(n.from..own, own);
+        // The last child works on its parent's list in place: the parent needs it no more.
+        let own = if n.last {
+            n.from
+        } else {
+            self.lists
+                .copy_within(n.from..n.from + n.len, n.from + n.len);
+            n.from + n.len
+        };
         let mut s = Fix {
             lo: n.lo,
             hi: n.hi,
@@ -296,6 +304,7 @@ impl Trim {
                     from: own,
                     len: s.len,
                     undo: s.undo,
+                    last: true,
                 };
                 if t == 0 {
                     self.node(child, out, stop);
@@ -305,6 +314,7 @@ impl Trim {
                         Node {
                             t: t - 1,
                             hi: half - 1,
+                            last: false,
                             ..child
                         },
                         out,
@@ -367,7 +377,7 @@ impl Trim {
         let whole = 1u64 << shift;
         let low = whole - 1;
         let mut lists = std::mem::take(&mut self.lists);
-        let ring: &mut [u16; MOST] = (&mut lists[own..own + MOST])
+        let ring: &mut [Entry; MOST] = (&mut lists[own..own + MOST])
             .try_into()
             .expect("room for a list");
         // The rooks' tables (9 to 12 bits) get a copy of the walk each, with the shift a
@@ -381,8 +391,8 @@ impl Trim {
             (53, true) => self.walk_at::<53, true>(known, ring, s),
             (54, true) => self.walk_at::<54, true>(known, ring, s),
             (55, true) => self.walk_at::<55, true>(known, ring, s),
-            (_, false) => self.walk::<false>(known, ring, s, whole, low, shift),
-            (_, true) => self.walk::<true>(known, ring, s, whole, low, shift),
+            (_, false) => self.walk::<false, false>(known, ring, s, whole, low, shift),
+            (_, true) => self.walk::<true, false>(known, ring, s, whole, low, shift),
         };
         self.lists = lists;
         alive
@@ -392,46 +402,64 @@ impl Trim {
     fn walk_at<const SHIFT: u32, const FOLD: bool>(
         &mut self,
         known: u64,
-        ring: &mut [u16; MOST],
+        ring: &mut [Entry; MOST],
         s: &mut Fix,
     ) -> bool {
-        self.walk::<FOLD>(known, ring, s, 1 << SHIFT, (1 << SHIFT) - 1, SHIFT)
+        self.walk::<FOLD, true>(known, ring, s, 1 << SHIFT, (1 << SHIFT) - 1, SHIFT)
     }
 
     /// The walk of [`Trim::fixpoint`] over `ring`. Everything the loop touches is a local, so
     /// that it lives in registers; the rare trims go through `s`.
+    ///
+    /// The walk is a ring over the list: it ends once every subset still listed has been
+    /// checked since the last change. A change (a placement or a trim) sets the end to the end
+    /// of this pass and then, in the next pass, the position the change was written at
+    /// (`wrap`); without a change the end stays where it was (`limit`). The common check, a
+    /// subset compatible at both ends and not exact, is a loop of its own that only reads the
+    /// list, so that it keeps to registers; anything else leaves it.
+    ///
+    /// `WIDE`: the table has 9 bits or more, so a joined subset moves fewer slots than the
+    /// table has (`2K <= 2^bits / 2`), and it is exact when its two end slots are one.
     #[inline(always)]
-    fn walk<const FOLD: bool>(
+    fn walk<const FOLD: bool, const WIDE: bool>(
         &mut self,
         known: u64,
-        ring: &mut [u16; MOST],
+        ring: &mut [Entry; MOST],
         s: &mut Fix,
         whole: u64,
         low: u64,
         shift: u32,
     ) -> bool {
-        join_new(&self.families, &self.iota, ring, s);
-        // `budget`: the subsets still to check before every listed subset has been checked
-        // since the last change (a change resets it to the list's length).
+        join_new(&self.families, &self.entries, ring, s);
         let (mut read, mut write) = (0usize, 0usize);
         let mut len = s.len;
-        let mut budget = len;
+        let mut limit = len;
+        let mut wrap: Option<usize> = None;
         let mut undo_end = s.undo;
         let mut base = known.wrapping_add(s.lo);
-        let mut w = s.hi - s.lo;
+        let mut top = known.wrapping_add(s.hi);
         let t: &mut Table = &mut self.table;
-        while budget > 0 {
-            if read == len {
-                len = write;
-                read = 0;
-                write = 0;
-                continue;
+        loop {
+            (read, write) = scan::<FOLD, WIDE>(
+                ring, &t.slots, read, write, limit, base, top, whole, low, shift,
+            );
+            if read == limit {
+                match wrap.take() {
+                    Some(d) => {
+                        len = write;
+                        read = 0;
+                        write = 0;
+                        limit = d;
+                        continue;
+                    }
+                    None => break,
+                }
             }
-            let id = ring[read & (MOST - 1)];
-            let e = self.entries[usize::from(id) & (MOST - 1)];
+            // The subset at `read` is exact or clashes at an end.
+            let e = ring[read & (MOST - 1)];
             read += 1;
             let p0 = e.x.wrapping_mul(base).wrapping_sub(u64::from(FOLD));
-            let lw = e.x.wrapping_mul(w).wrapping_add(u64::from(FOLD));
+            let lw = e.x.wrapping_mul(top).wrapping_sub(p0);
             let exact = lw < whole - (p0 & low);
             let b0 = (p0 >> shift) as usize & (MOST_SLOTS - 1);
             let b1 = (p0.wrapping_add(lw) >> shift) as usize & (MOST_SLOTS - 1);
@@ -449,37 +477,35 @@ impl Trim {
                     Trimmed::Dead => return false,
                     Trimmed::Placed => {}
                     Trimmed::Unchanged => {
-                        ring[write & (MOST - 1)] = id;
+                        ring[write & (MOST - 1)] = e;
                         write += 1;
-                        budget -= 1;
                         continue;
                     }
                     Trimmed::Kept => {
-                        ring[write & (MOST - 1)] = id;
+                        ring[write & (MOST - 1)] = e;
                         write += 1;
                     }
                 }
-                join_new(&self.families, &self.iota, ring, s);
+                join_new(&self.families, &self.entries, ring, s);
                 len = s.len;
-                budget = write + (len - read);
-                budget -= usize::from(done == Trimmed::Kept);
+                limit = len;
+                wrap = Some(write - usize::from(done == Trimmed::Kept));
                 undo_end = s.undo;
                 base = known.wrapping_add(s.lo);
-                w = s.hi - s.lo;
-                continue;
-            }
-            if !exact {
-                ring[write & (MOST - 1)] = id;
+                top = known.wrapping_add(s.hi);
+            } else if !exact {
+                // Not reached: `scan` stops only at a clash or an exact subset.
+                ring[write & (MOST - 1)] = e;
                 write += 1;
-                budget -= 1;
             } else if h0 == 0 {
+                // Exact in an empty slot: placed, and the list is checked again.
                 t.slots[b0] = e.a;
                 t.undo[undo_end & (SLOTS - 1)] = b0 as u16;
                 undo_end += 1;
-                budget = write + (len - read);
-            } else {
-                budget -= 1;
+                limit = len;
+                wrap = Some(write);
             }
+            // Exact in a slot that holds its attack set: dropped, nothing changed.
         }
         s.undo = undo_end;
         s.len = write + (len - read);
@@ -488,6 +514,48 @@ impl Trim {
         }
         true
     }
+}
+
+/// The walk's common path: from `read` up to `limit`, keeps the subsets that are compatible at
+/// both ends of the interval (`base ..= top`) and not exact, writing them at `write`; stops at
+/// the first that is not, or at `limit`. Returns the new `read` and `write`.
+///
+/// A function of its own, not inlined, so that its few values stay in registers.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn scan<const FOLD: bool, const WIDE: bool>(
+    ring: &mut [Entry; MOST],
+    slots: &[u16; SLOTS],
+    mut read: usize,
+    mut write: usize,
+    limit: usize,
+    base: u64,
+    top: u64,
+    whole: u64,
+    low: u64,
+    shift: u32,
+) -> (usize, usize) {
+    while read < limit {
+        let e = ring[read & (MOST - 1)];
+        let p0 = e.x.wrapping_mul(base).wrapping_sub(u64::from(FOLD));
+        let p1 = e.x.wrapping_mul(top);
+        let b0 = (p0 >> shift) as usize & (MOST_SLOTS - 1);
+        let b1 = (p1 >> shift) as usize & (MOST_SLOTS - 1);
+        let h0 = slots[b0];
+        let h1 = slots[b1];
+        let exact = if WIDE {
+            b0 == b1
+        } else {
+            p1.wrapping_sub(p0) < whole - (p0 & low)
+        };
+        if exact || (h0 != 0 && h0 != e.a) || (h1 != 0 && h1 != e.a) {
+            break;
+        }
+        ring[write & (MOST - 1)] = e;
+        write += 1;
+        read += 1;
+    }
+    (read, write)
 }
 
 /// Subset `e` (product `p0` at `lo`, moving by `lw` over the interval) has an incompatible
@@ -562,11 +630,11 @@ fn trim(
 /// Appends to the list `ring` (of `s.len` subsets) the subsets that join at the interval's
 /// width.
 #[inline(always)]
-fn join_new(families: &[Family], iota: &[u16; MOST], ring: &mut [u16; MOST], s: &mut Fix) {
+fn join_new(families: &[Family], entries: &[Entry; MOST], ring: &mut [Entry; MOST], s: &mut Fix) {
     let w = s.hi - s.lo;
     while let Some(f) = families.get(s.next).filter(|f| w < f.join) {
         let n = f.end - f.start;
-        ring[s.len..s.len + n].copy_from_slice(&iota[f.start..f.end]);
+        ring[s.len..s.len + n].copy_from_slice(&entries[f.start..f.end]);
         s.len += n;
         s.next += 1;
     }
