@@ -418,8 +418,7 @@ impl Trim {
     /// subset compatible at both ends and not exact, is a loop of its own that only reads the
     /// list, so that it keeps to registers; anything else leaves it.
     ///
-    /// `WIDE`: the table has 9 bits or more, so a joined subset moves fewer slots than the
-    /// table has (`2K <= 2^bits / 2`), and it is exact when its two end slots are one.
+    /// `WIDE`: the table has 9 bits or more ([`ends`]).
     #[inline(always)]
     fn walk<const FOLD: bool, const WIDE: bool>(
         &mut self,
@@ -455,18 +454,15 @@ impl Trim {
                     None => break,
                 }
             }
-            // The subset at `read` is exact or clashes at an end.
+            // The subset at `read` is exact or clashes at an end (`scan` stopped there).
             let e = ring[read & (MOST - 1)];
             read += 1;
-            let p0 = e.x.wrapping_mul(base).wrapping_sub(u64::from(FOLD));
-            let lw = e.x.wrapping_mul(top).wrapping_sub(p0);
-            let exact = lw < whole - (p0 & low);
-            let b0 = (p0 >> shift) as usize & (MOST_SLOTS - 1);
-            let b1 = (p0.wrapping_add(lw) >> shift) as usize & (MOST_SLOTS - 1);
-            let h0 = t.slots[b0];
-            let h1 = t.slots[b1];
+            let d = ends::<FOLD, WIDE>(e.x, base, top, whole, low, shift);
+            let (p0, lw) = (d.p0, d.p1.wrapping_sub(d.p0));
+            let h0 = t.slots[d.b0];
+            let h1 = t.slots[d.b1];
             if (h0 != 0 && h0 != e.a) || (h1 != 0 && h1 != e.a) {
-                if exact {
+                if d.exact {
                     s.undo = undo_end;
                     return false;
                 }
@@ -493,14 +489,12 @@ impl Trim {
                 undo_end = s.undo;
                 base = known.wrapping_add(s.lo);
                 top = known.wrapping_add(s.hi);
-            } else if !exact {
-                // Not reached: `scan` stops only at a clash or an exact subset.
-                ring[write & (MOST - 1)] = e;
-                write += 1;
             } else if h0 == 0 {
-                // Exact in an empty slot: placed, and the list is checked again.
-                t.slots[b0] = e.a;
-                t.undo[undo_end & (SLOTS - 1)] = b0 as u16;
+                // Exact in an empty slot (no clash, so `scan` stopped for exactness): placed,
+                // and the list is checked again.
+                debug_assert!(d.exact);
+                t.slots[d.b0] = e.a;
+                t.undo[undo_end & (SLOTS - 1)] = d.b0 as u16;
                 undo_end += 1;
                 limit = len;
                 wrap = Some(write);
@@ -537,18 +531,10 @@ fn scan<const FOLD: bool, const WIDE: bool>(
 ) -> (usize, usize) {
     while read < limit {
         let e = ring[read & (MOST - 1)];
-        let p0 = e.x.wrapping_mul(base).wrapping_sub(u64::from(FOLD));
-        let p1 = e.x.wrapping_mul(top);
-        let b0 = (p0 >> shift) as usize & (MOST_SLOTS - 1);
-        let b1 = (p1 >> shift) as usize & (MOST_SLOTS - 1);
-        let h0 = slots[b0];
-        let h1 = slots[b1];
-        let exact = if WIDE {
-            b0 == b1
-        } else {
-            p1.wrapping_sub(p0) < whole - (p0 & low)
-        };
-        if exact || (h0 != 0 && h0 != e.a) || (h1 != 0 && h1 != e.a) {
+        let d = ends::<FOLD, WIDE>(e.x, base, top, whole, low, shift);
+        let h0 = slots[d.b0];
+        let h1 = slots[d.b1];
+        if d.exact || (h0 != 0 && h0 != e.a) || (h1 != 0 && h1 != e.a) {
             break;
         }
         ring[write & (MOST - 1)] = e;
@@ -556,6 +542,51 @@ fn scan<const FOLD: bool, const WIDE: bool>(
         read += 1;
     }
     (read, write)
+}
+
+/// A subset's products at the interval's two ends, their slots, and whether it is exact (one
+/// slot over the whole interval).
+#[derive(Copy, Clone, Debug)]
+struct Ends {
+    /// The product at `lo` (folded: less one, the other system's).
+    p0: u64,
+    /// The product at `hi`.
+    p1: u64,
+    b0: usize,
+    b1: usize,
+    exact: bool,
+}
+
+/// The one computation of a subset's ends over the interval `base ..= top`, which the walk's
+/// common loop and its slow path share, so that they agree on what stopped the loop.
+///
+/// `WIDE`: the table has 9 bits or more, so a joined subset moves fewer slots than the table
+/// has (`2K <= 2^bits / 2`), and it is exact when its two end slots are one.
+#[inline(always)]
+fn ends<const FOLD: bool, const WIDE: bool>(
+    x: u64,
+    base: u64,
+    top: u64,
+    whole: u64,
+    low: u64,
+    shift: u32,
+) -> Ends {
+    let p0 = x.wrapping_mul(base).wrapping_sub(u64::from(FOLD));
+    let p1 = x.wrapping_mul(top);
+    let b0 = (p0 >> shift) as usize & (MOST_SLOTS - 1);
+    let b1 = (p1 >> shift) as usize & (MOST_SLOTS - 1);
+    let exact = if WIDE {
+        b0 == b1
+    } else {
+        p1.wrapping_sub(p0) < whole - (p0 & low)
+    };
+    Ends {
+        p0,
+        p1,
+        b0,
+        b1,
+        exact,
+    }
 }
 
 /// Subset `e` (product `p0` at `lo`, moving by `lw` over the interval) has an incompatible
