@@ -241,6 +241,43 @@ fn a_run_cut_by_the_time_limit_resumes_to_the_same_count() {
     assert_eq!((part.magics, part.nodes), (want.magics, want.nodes));
 }
 
+/// A search stopped before its part is done puts the magic it found into the store's table
+/// (verified) all the same, and says so: bishop h2 has magics at 4 bits all over its period.
+#[test]
+fn a_magic_found_by_a_stopped_search_is_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.json");
+    let t = target(Piece::Bishop, "h2");
+    let o = exhaust(
+        &store,
+        "bishop",
+        "h2",
+        "4",
+        &["--shard", "1/2", "--time", "1"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("magics found so far"), "{}", text(&o));
+    let s = Store::load(&store).unwrap();
+    let part = &s.exhaust(t, 4, 2).unwrap().parts[&1];
+    assert!(
+        !part.done && part.magics > 0,
+        "stopped after finding magics"
+    );
+    let e = s.best(t).expect("the magic found is in the table");
+    assert_eq!(e.bits, 4);
+    assert_eq!(e.method.as_ref().unwrap().family, "exhaustive");
+    assert!(magic::verify(t, 4, e.magic).is_ok());
+    assert_eq!(
+        part.best.as_deref(),
+        Some(format!("{:#018x}", e.magic).as_str())
+    );
+    assert!(
+        text(&o).contains(&format!("{:#018x}", e.magic)),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn bad_shards_and_bits_exit_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -135,7 +135,7 @@ fn compare_text(doc: &Value) -> String {
         for q in ahead {
             let (o, th) = (&q["ours"], &q["theirs"]);
             t += &format!(
-                "  {} {}: {} bits, magic {}, highest index {} (theirs {} bits, by {})\n    check: magichunt verify --piece {} --square {} --bits {} --magic {}\n",
+                "  {} {}: {} bits, magic {}, highest index {} (theirs {} bits; their finder: {})\n    check: magichunt verify --piece {} --square {} --bits {} --magic {}\n",
                 s(&q["piece"]), s(&q["square"]), n(&o["bits"]), s(&o["magic"]), n(&o["max_index"]),
                 n(&th["bits"]), s(&th["by"]), s(&q["piece"]), s(&q["square"]), n(&o["bits"]), s(&o["magic"])
             );

@@ -84,7 +84,7 @@ pub fn render(report: &Report) -> String {
             };
             let _ = writeln!(
                 out,
-                "  {}: {} bits, magic {}, highest index {} (theirs {} bits, by {finder})\n    check: {}",
+                "  {}: {} bits, magic {}, highest index {} (theirs {} bits; their finder: {finder})\n    check: {}",
                 r.target,
                 ours.bits,
                 crate::magic::format_magic(ours.magic),

@@ -304,6 +304,14 @@ impl PartRun {
         } else {
             out += "no subtree finished in this run: no projection yet\n";
         }
+        if let Some(b) = self.tally.best {
+            out += &format!(
+                "{} magics found so far; the tightest, {} (highest index {}), is verified and in the store\n",
+                self.tally.magics,
+                format_magic(b.magic),
+                b.max_index
+            );
+        }
         out
     }
 }
@@ -388,10 +396,12 @@ pub fn run_part(
     let (ending, last) = search(cfg, &plan, &mut store, path, &mut state, stop, progress)?;
     let finished = ending == Ending::Finished;
     record(&mut store, &plan, q, shard, &state, finished);
+    // A magic goes into the store's table as soon as it is found, finished or not: a search
+    // stopped after finding one must not leave it only in its record.
+    if let Some(b) = state.tally.best {
+        offer(&mut store, q, b, shard)?;
+    }
     if finished {
-        if let Some(b) = state.tally.best {
-            offer(&mut store, q, b, shard)?;
-        }
         store.settle_exhaust(&name)?;
     }
     store.save(path)?;
@@ -531,19 +541,26 @@ fn search(
     let mut last_save = Instant::now();
     let start_done = state.done;
     let mut save_error = None;
+    let mut offer_error = None;
     let mut last: Option<Figures> = None;
     let mut pace = Pace::new(PACE);
     let ending = run::run_part(plan, shard, state, &run_cfg, stop, |st, p| {
         last = Some(*p);
         progress.status(&[status_line(st, p, start_done, &mut pace)]);
-        if last_save.elapsed() >= CHECKPOINT && save_error.is_none() {
+        if last_save.elapsed() >= CHECKPOINT && save_error.is_none() && offer_error.is_none() {
             last_save = Instant::now();
             record(store, plan, q, shard, st, false);
+            if let Some(b) = st.tally.best {
+                offer_error = offer(store, q, b, shard).err();
+            }
             save_error = store.save(path).err();
         }
     })
     .map_err(PartError::Threads)?;
     progress.finish();
+    if let Some(e) = offer_error {
+        return Err(e);
+    }
     match save_error {
         Some(e) => Err(PartError::Checkpoint(e)),
         None => Ok((ending, last)),
