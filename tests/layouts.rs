@@ -146,7 +146,7 @@ fn compare_shows_sizes_by_layout() {
     assert_eq!(o.status.code(), Some(0), "{out}");
     for want in [
         "sizes by layout",
-        "fancy, plain    89280 (697.5 KiB)",
+        "fancy, plain    88256 (689.5 KiB) RECORD",
         "89258 (697.3 KiB), best published bits per square",
         "88772 (693.5 KiB), annuss-fixed-shift-2017",
         "87988 (687.4 KiB), black-magics-annuss-fiekas-2017",

@@ -29,12 +29,13 @@ fn shipped_store_is_complete_verified_and_says_how_each_magic_was_found() {
             .as_ref()
             .unwrap_or_else(|| panic!("{t} has no method"));
         if m.family == "exhaustive" {
-            // Enumerated, not sampled: the store holds the finished search that found it.
+            // Enumerated, not sampled: the store holds the search that found it, finished or
+            // still under way (a campaign whose magic is offered as soon as it is found).
             let x = store
                 .exhausts()
                 .find(|x| x.target == t && x.bits == e.bits)
                 .unwrap_or_else(|| panic!("{t}: exhaustive entry without its search"));
-            assert!(x.complete() && x.magics() > 0, "{t}: search incomplete");
+            assert!(x.magics() > 0, "{t}: its search found no magic");
         } else {
             assert!(
                 m.seed.is_some() && m.run.is_some(),
