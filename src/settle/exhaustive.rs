@@ -306,7 +306,7 @@ impl PartRun {
         }
         if let Some(b) = self.tally.best {
             out += &format!(
-                "{} magics found so far; the tightest, {} (highest index {}), is verified and in the store\n",
+                "{} magics found so far; the tightest, {} (highest index {}), is verified and offered to the store (which keeps it unless it holds a better one)\n",
                 self.tally.magics,
                 format_magic(b.magic),
                 b.max_index
@@ -396,8 +396,8 @@ pub fn run_part(
     let (ending, last) = search(cfg, &plan, &mut store, path, &mut state, stop, progress)?;
     let finished = ending == Ending::Finished;
     record(&mut store, &plan, q, shard, &state, finished);
-    // A magic goes into the store's table as soon as it is found, finished or not: a search
-    // stopped after finding one must not leave it only in its record.
+    // The best magic found is offered to the store's table at every checkpoint and here,
+    // finished or not: a search stopped after finding one must not leave it only in its record.
     if let Some(b) = state.tally.best {
         offer(&mut store, q, b, shard)?;
     }
