@@ -195,7 +195,7 @@ pub fn decode(squares: &[Vec<Candidate>], plan: &Plan) -> Placed {
 /// placement fitting together), so that annealing from a given table starts at that table and
 /// not at a larger one. Taking the squares by offset does not do that: first-fit in offset
 /// order needs 96,891 entries for the white record's magics where the record has 88,772, and
-/// 81,699 for those of `results/packed-pool.json` where the table has 79,718, since a square
+/// 81,699 for those of `results/packed-pool.json` where the table had 79,718, since a square
 /// often fits below its place until the squares after it fill those holes.
 ///
 /// A square is ready when first-fit, given the squares already placed, puts it at its base;
