@@ -5,14 +5,16 @@
 //! A status is told by two cues that do not depend on each other: its fill (the same on every
 //! square: the boards have no light and dark squares to shade it, and claimed squares are
 //! striped) and the mark of the text grids in the square's corner (`*` proven, `~` claimed,
-//! `+` ahead, `=` open, `-` behind, `?` missing), which reads without colour.
+//! `+` ahead, `=` open, `-` behind, `?` missing), which reads without colour. A square that is
+//! ahead of theirs and also proven optimal (or claimed so) keeps its status's fill and mark and
+//! gets a blue frame and a `+` in its other corner, so a proven new record shows as both.
 //!
 //! Text from outside (the store's path, the name of the other table) is written escaped
 //! ([`xml_text`]); everything else is made here.
 
 use std::fmt::Write as _;
 
-use super::{Report, Status};
+use super::{Report, Standing, Status};
 use crate::piece::Piece;
 use crate::size::kib;
 use crate::square::Square;
@@ -28,7 +30,10 @@ const BOARD_Y: u32 = 104;
 /// Top of the legend.
 const LEGEND_Y: u32 = BOARD_Y + 8 * CELL + 44;
 /// Height of the picture.
-const HEIGHT: u32 = LEGEND_Y + 150;
+const HEIGHT: u32 = LEGEND_Y + 176;
+/// The frame of a square ahead of theirs whose status is another (proven or claimed optimal):
+/// the blue of [`Status::Ahead`], darker, so that it shows on the green fills.
+const AHEAD_FRAME: &str = "#3b5bdb";
 
 /// How a status is drawn: one fill whatever the square's shade on a chessboard (the board
 /// has no light and dark squares: a status reads the same on every square), a pattern for the
@@ -162,6 +167,18 @@ fn board(out: &mut String, report: &Report, piece: Piece, x0: u32) {
                 x + CELL / 2,
                 y + CELL - 5
             );
+            if row.standing == Standing::Ahead && status != Status::Ahead {
+                let _ = writeln!(
+                    out,
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{AHEAD_FRAME}" stroke-width="3"/><text x="{}" y="{}" class="mark{halo}" text-anchor="end">+</text>"##,
+                    x + 2,
+                    y + 2,
+                    CELL - 4,
+                    CELL - 4,
+                    x + CELL - 4,
+                    y + 11
+                );
+            }
         }
     }
     let _ = writeln!(
@@ -301,6 +318,25 @@ pub fn render(report: &Report) -> String {
             legend(status, report.against_published)
         );
     }
+    let framed = report
+        .rows
+        .iter()
+        .filter(|r| r.standing == Standing::Ahead && r.status() != Status::Ahead)
+        .count();
+    let y = ly + CELL + 20 + 3 * 26;
+    let _ = writeln!(
+        out,
+        r##"<rect x="{lx}" y="{y}" width="20" height="20" fill="#ffffff" stroke="{AHEAD_FRAME}" stroke-width="3"/><text x="{}" y="{}" class="mark" text-anchor="end">+</text><text x="{}" y="{}" class="legend">{} ({framed})</text>"##,
+        lx + 18,
+        y + 11,
+        lx + 28,
+        y + 15,
+        if report.against_published {
+            "framed, + in the right corner: also ahead of the records (a new record, proven or claimed optimal)"
+        } else {
+            "framed, + in the right corner: also ahead of theirs (proven or claimed optimal)"
+        }
+    );
     out.push_str("</svg>\n");
     out
 }
@@ -382,6 +418,45 @@ mod tests {
         for s in Status::ALL {
             assert!(svg.contains(&format!(r#"width="20" height="20" fill="{}""#, fill(s))));
         }
+    }
+
+    #[test]
+    fn a_proven_new_record_is_framed_as_ahead_too() {
+        // Rook b1: 10 bits in the built-in store, 11 in the records, and no 9-bit magic by
+        // an exhaustive proof (claimed until audited). Its status is the proof's; the frame
+        // and the second `+` say it is also a new record. No other square is ahead.
+        let report = Report::new(
+            crate::shipped::store(),
+            crate::shipped::NAME,
+            &Theirs::published(),
+        );
+        let b1 = report.row(Piece::Rook, Square::from_coords(1, 0).expect("b1"));
+        assert_eq!(b1.standing, Standing::Ahead);
+        assert_ne!(b1.status(), Status::Ahead);
+        let svg = render(&report);
+        let frame = format!(
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{AHEAD_FRAME}""#,
+            BOARD_X[0] + CELL + 2,
+            BOARD_Y + 7 * CELL + 2,
+            CELL - 4,
+            CELL - 4
+        );
+        assert!(svg.contains(&frame), "{frame}");
+        assert_eq!(svg.matches(r##"fill="none" stroke="#3b5bdb""##).count(), 1);
+        assert!(
+            svg.contains("also ahead of the records (a new record, proven or claimed optimal) (1)")
+        );
+        // With nothing ahead, the legend's count is 0 and no square is framed.
+        let empty = render(&Report::new(
+            &Store::new(),
+            "empty.json",
+            &Theirs::published(),
+        ));
+        assert_eq!(
+            empty.matches(r##"fill="none" stroke="#3b5bdb""##).count(),
+            0
+        );
+        assert!(empty.contains("proven or claimed optimal) (0)"));
     }
 
     #[test]
