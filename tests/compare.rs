@@ -218,3 +218,36 @@ fn the_picture_never_overwrites_a_store() {
     stdout(&o);
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg "));
 }
+
+/// A new record says whether it is proven optimal, in the text and in Markdown alike: rook
+/// b1's 10-bit magic, with the shipped store's proof that no 9-bit one exists (counted once
+/// audited here, claimed before).
+#[test]
+fn a_new_record_says_whether_it_is_proven_optimal() {
+    let text = stdout(&magichunt(&["compare", "--store", "results/best.json"]));
+    let md = stdout(&magichunt(&[
+        "compare",
+        "--store",
+        "results/best.json",
+        "--format",
+        "markdown",
+    ]));
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| rook b1 | 10 | 11 |"))
+        .unwrap_or_else(|| panic!("{md}"));
+    if text.contains("\n    proven optimal: no magic with 9 bits exists\n") {
+        assert!(row.ends_with("| proven |"), "{row}");
+    } else {
+        assert!(
+            text.contains(
+                "\n    optimal if its recorded proof holds (no magic with 9 bits; `magichunt audit` checks it)\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            row.ends_with("| claimed (`magichunt audit` checks it) |"),
+            "{row}"
+        );
+    }
+}

@@ -139,6 +139,18 @@ fn compare_text(doc: &Value) -> String {
                 s(&q["piece"]), s(&q["square"]), n(&o["bits"]), s(&o["magic"]), n(&o["max_index"]),
                 n(&th["bits"]), s(&th["by"]), s(&q["piece"]), s(&q["square"]), n(&o["bits"]), s(&o["magic"])
             );
+            match s(&q["status"]) {
+                "proven" => {
+                    t += &format!("    proven optimal: no magic with {} bits exists\n", n(&o["bits"]) - 1)
+                }
+                "claimed" => {
+                    t += &format!(
+                        "    optimal if its recorded proof holds (no magic with {} bits; `magichunt audit` checks it)\n",
+                        n(&o["bits"]) - 1
+                    )
+                }
+                _ => {}
+            }
         }
     }
     for piece in ["rook", "bishop"] {

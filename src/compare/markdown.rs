@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{verify_command, Report, Row, Standing};
+use super::{verify_command, Report, Row, Standing, Status};
 use crate::magic::format_magic;
 use crate::piece::Piece;
 use crate::square::Square;
@@ -59,19 +59,24 @@ pub fn render(report: &Report) -> String {
     let ahead: Vec<&Row> = report.ahead_of_theirs().collect();
     if !ahead.is_empty() {
         let _ = writeln!(out, "### {}\n", report.ahead_heading());
-        out.push_str("| square | bits | theirs | by | magic | check |\n");
-        out.push_str("|---|---|---|---|---|---|\n");
+        out.push_str("| square | bits | theirs | by | magic | check | optimal |\n");
+        out.push_str("|---|---|---|---|---|---|---|\n");
         for r in ahead {
             if let (Some(ours), Some((theirs, finder))) = (&r.ours, &r.theirs) {
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | `{}` | `{}` |",
+                    "| {} | {} | {} | {} | `{}` | `{}` | {} |",
                     r.target,
                     ours.bits,
                     theirs.bits,
                     cell(finder),
                     format_magic(ours.magic),
-                    verify_command(ours)
+                    verify_command(ours),
+                    match r.status() {
+                        Status::Optimal => "proven",
+                        Status::Claimed => "claimed (`magichunt audit` checks it)",
+                        _ => "open",
+                    }
                 );
             }
         }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{verify_command, Report, Row, Standing};
+use super::{verify_command, Report, Row, Standing, Status};
 use crate::piece::Piece;
 use crate::square::Square;
 
@@ -92,6 +92,23 @@ pub fn render(report: &Report) -> String {
                 theirs.bits,
                 verify_command(ours)
             );
+            match r.status() {
+                Status::Optimal => {
+                    let _ = writeln!(
+                        out,
+                        "    proven optimal: no magic with {} bits exists",
+                        ours.bits - 1
+                    );
+                }
+                Status::Claimed => {
+                    let _ = writeln!(
+                        out,
+                        "    optimal if its recorded proof holds (no magic with {} bits; `magichunt audit` checks it)",
+                        ours.bits - 1
+                    );
+                }
+                _ => {}
+            }
         }
     }
     for piece in Piece::ALL {
