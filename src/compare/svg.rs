@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Report, Standing, Status};
+use super::{Report, Row, Standing, Status};
 use crate::piece::Piece;
 use crate::size::kib;
 use crate::square::Square;
@@ -34,6 +34,12 @@ const HEIGHT: u32 = LEGEND_Y + 176;
 /// The frame of a square ahead of theirs whose status is another (proven or claimed optimal):
 /// the blue of [`Status::Ahead`], darker, so that it shows on the green fills.
 const AHEAD_FRAME: &str = "#3b5bdb";
+
+/// Whether `row` is ahead of theirs under another status (proven or claimed optimal): framed,
+/// so that the picture shows both.
+fn framed(row: &Row) -> bool {
+    row.standing == Standing::Ahead && row.status() != Status::Ahead
+}
 
 /// How a status is drawn: one fill whatever the square's shade on a chessboard (the board
 /// has no light and dark squares: a status reads the same on every square), a pattern for the
@@ -167,7 +173,7 @@ fn board(out: &mut String, report: &Report, piece: Piece, x0: u32) {
                 x + CELL / 2,
                 y + CELL - 5
             );
-            if row.standing == Standing::Ahead && status != Status::Ahead {
+            if framed(row) {
                 let _ = writeln!(
                     out,
                     r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{AHEAD_FRAME}" stroke-width="3"/><text x="{}" y="{}" class="mark{halo}" text-anchor="end">+</text>"##,
@@ -318,15 +324,11 @@ pub fn render(report: &Report) -> String {
             legend(status, report.against_published)
         );
     }
-    let framed = report
-        .rows
-        .iter()
-        .filter(|r| r.standing == Standing::Ahead && r.status() != Status::Ahead)
-        .count();
+    let n_framed = report.rows.iter().filter(|r| framed(r)).count();
     let y = ly + CELL + 20 + 3 * 26;
     let _ = writeln!(
         out,
-        r##"<rect x="{lx}" y="{y}" width="20" height="20" fill="#ffffff" stroke="{AHEAD_FRAME}" stroke-width="3"/><text x="{}" y="{}" class="mark" text-anchor="end">+</text><text x="{}" y="{}" class="legend">{} ({framed})</text>"##,
+        r##"<rect x="{lx}" y="{y}" width="20" height="20" fill="#ffffff" stroke="{AHEAD_FRAME}" stroke-width="3"/><text x="{}" y="{}" class="mark" text-anchor="end">+</text><text x="{}" y="{}" class="legend">{} ({n_framed})</text>"##,
         lx + 18,
         y + 11,
         lx + 28,

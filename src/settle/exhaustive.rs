@@ -540,29 +540,29 @@ fn search(
     };
     let mut last_save = Instant::now();
     let start_done = state.done;
-    let mut save_error = None;
-    let mut offer_error = None;
+    // The first checkpoint that failed (the best magic failing its verify, or the save); no
+    // checkpoint is taken after it, and the part ends with it.
+    let mut error: Option<PartError> = None;
     let mut last: Option<Figures> = None;
     let mut pace = Pace::new(PACE);
     let ending = run::run_part(plan, shard, state, &run_cfg, stop, |st, p| {
         last = Some(*p);
         progress.status(&[status_line(st, p, start_done, &mut pace)]);
-        if last_save.elapsed() >= CHECKPOINT && save_error.is_none() && offer_error.is_none() {
+        if last_save.elapsed() >= CHECKPOINT && error.is_none() {
             last_save = Instant::now();
             record(store, plan, q, shard, st, false);
-            if let Some(b) = st.tally.best {
-                offer_error = offer(store, q, b, shard).err();
-            }
-            save_error = store.save(path).err();
+            error = st
+                .tally
+                .best
+                .map_or(Ok(()), |b| offer(store, q, b, shard))
+                .and_then(|()| store.save(path).map_err(PartError::Checkpoint))
+                .err();
         }
     })
     .map_err(PartError::Threads)?;
     progress.finish();
-    if let Some(e) = offer_error {
-        return Err(e);
-    }
-    match save_error {
-        Some(e) => Err(PartError::Checkpoint(e)),
+    match error {
+        Some(e) => Err(e),
         None => Ok((ending, last)),
     }
 }
