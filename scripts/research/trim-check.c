@@ -40,7 +40,8 @@ static int joins[4096];
 static uint64_t slot_att[4096];
 static int kbits;
 static uint64_t nodes, magics;
-static int *lists; /* the active unplaced subsets, one segment per node on the path */
+typedef struct { uint64_t x, a; } ent; /* a subset's occupancy and attack set */
+static ent *lists; /* the active unplaced subsets, one segment per node on the path */
 /* --fold: the half period [0, P/2] stands for the whole one: -m is a magic exactly when m is
  * one under the index of X*m - 1. A node keeps a value while either index could hold there:
  * products run from X*lo - 1 to X*hi, the empty subset is not active, a trim that leaves one
@@ -88,10 +89,12 @@ static int cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* active(i, w): 2^top[i] * w < 2^(kbits + shift), that is w < 2^(kbits + shift - top[i]) (all
+ * widths when the exponent is 64 or more, the empty subset too); the bound per subset, set in
+ * main. */
+static uint64_t below[4096];
 static int active(int i, uint64_t width) {
-    if (top[i] < 0)
-        return 1;
-    return ((u128)1 << top[i]) * width < (u128)1 << (kbits + shift);
+    return below[i] == 0 || width < below[i];
 }
 
 /* ceil(need / x), in 64 bits when need fits (the common case; __udivti3 took 8 % of the time) */
@@ -109,23 +112,28 @@ static int compatible(uint64_t slot, uint64_t a) {
 }
 
 /* The node; lists[from .. from+len) are the parent's active unplaced subsets, `next` the first
- * subset (in value order) never active on the path. */
-static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int len, int next) {
+ * subset (in value order) never active on the path. The second child (in_place) works on its
+ * parent's list where it lies, since the parent needs it no more; the first works on a copy. */
+static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int len, int next,
+                 int in_place) {
     nodes++;
-    int mine = from + len, count = 0;
+    int mine = in_place ? from : from + len, count = 0;
     int undo[4096], nu = 0, alive = 1;
     const uint64_t whole = (uint64_t)1 << shift, low = whole - 1, smask = (1ULL << bits) - 1;
-    memcpy(lists + mine, lists + from, sizeof(int) * (size_t)len);
+    if (!in_place)
+        memcpy(lists + mine, lists + from, sizeof(ent) * (size_t)len);
     count = len;
     for (int changed = 1; changed && alive;) {
         changed = 0;
-        while (next < n && active(next, hi - lo))
-            lists[mine + count++] = joins[next++];
+        while (next < n && active(next, hi - lo)) {
+            int j = joins[next++];
+            lists[mine + count++] = (ent){occ[j], att[j]};
+        }
         int keep = 0;
         uint64_t base = known + lo, w = hi - lo;
         for (int k = 0; k < count; k++) {
-            int i = lists[mine + k];
-            uint64_t x = occ[i], a = att[i];
+            ent e = lists[mine + k];
+            uint64_t x = e.x, a = e.a;
             uint64_t p0 = x * base - (uint64_t)fold;
             /* An active subset's highest square moves it less than K * 2^shift <= 2^63 over
              * the interval, so the subset itself less than 2^64 - 1: the span (one more when
@@ -148,7 +156,7 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
             }
             uint64_t last = (span >> shift) + ((fr + (span & low)) >> shift); /* boundaries crossed */
             if (compatible(b0, a) && compatible(b0 + last, a)) {
-                lists[mine + keep++] = i;
+                lists[mine + keep++] = e;
                 continue;
             }
             uint64_t f = 0, l = last;
@@ -190,7 +198,7 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
                 }
                 continue;
             }
-            lists[mine + keep++] = i; /* one slot left: placed by the exact rule next pass */
+            lists[mine + keep++] = e; /* one slot left: placed by the exact rule next pass */
         }
         count = keep;
     }
@@ -213,11 +221,11 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
                 t--;
             }
             if (t == 0) {
-                node(known, 0, 0, 0, mine, count, next);
+                node(known, 0, 0, 0, mine, count, next, 1);
             } else {
                 uint64_t half = 1ULL << (t - 1);
-                node(known, t - 1, lo, half - 1, mine, count, next);
-                node(known | half, t - 1, 0, hi - half, mine, count, next);
+                node(known, t - 1, lo, half - 1, mine, count, next, 0);
+                node(known | half, t - 1, 0, hi - half, mine, count, next, 1);
             }
         }
     }
@@ -230,7 +238,7 @@ static void task(uint64_t j, int width) {
         uint64_t half_point = 1ULL << (period - 1);
         if (task_bits_g == 0) {
             magics += (uint64_t)magic_at(half_point);
-            node(0, width, 0, half_point - 1, 0, 0, 1);
+            node(0, width, 0, half_point - 1, 0, 0, 1, 0);
             return;
         }
         uint64_t half = 1ULL << (task_bits_g - 1);
@@ -240,10 +248,10 @@ static void task(uint64_t j, int width) {
                 magics += (uint64_t)magic_at(half_point);
             return;
         }
-        node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 1);
+        node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 1, 0);
         return;
     }
-    node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 0);
+    node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 0, 0);
 }
 
 int main(int argc, char **argv) {
@@ -291,6 +299,8 @@ int main(int argc, char **argv) {
         occ[i] = pairs[i][0];
         att[i] = pairs[i][1];
         top[i] = occ[i] ? 63 - __builtin_clzll(occ[i]) : -1;
+        int e = kbits + shift - top[i]; /* 0 below means every width */
+        below[i] = top[i] < 0 || e >= 64 ? 0 : e <= 0 ? 1 : (uint64_t)1 << e; /* e <= 0: w = 0 only */
     }
     uint64_t rng = 0x2545f4914f6cdd1dULL; /* xorshift64, a fixed shuffle of each run */
     for (int i = 0, start = 0; i < n; i++) {
@@ -310,7 +320,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     int width = period - task_bits;
-    lists = malloc(sizeof(int) * (size_t)n * (size_t)(width + 3));
+    lists = malloc(sizeof(ent) * (size_t)n * (size_t)(width + 3));
     if (!lists) {
         fprintf(stderr, "trim-check: out of memory\n");
         return 2;
