@@ -32,6 +32,7 @@ mod circuit;
 pub mod cnf;
 pub mod lrat;
 pub mod solver;
+pub mod trim;
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, Write};
@@ -296,7 +297,7 @@ fn solve_and_certify(
         Answer::Unsat => {
             // Keep what the empty clause needs, check that, and ship it compressed.
             let file = File::open(raw).map_err(io_err(raw))?;
-            let trimmed = lrat::trim(cnf.clauses, BufReader::new(file))
+            let trimmed = trim::trim(cnf.clauses, BufReader::new(file))
                 .map_err(|error| ProveError::Certificate { question, error })?;
             // The solver's own proof, in memory already: no budget but its size.
             let checked = lrat::check_within(cnf, trimmed.as_slice(), usize::MAX)
