@@ -14,6 +14,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::atomic::remove_leftovers;
+use crate::progress::Progress;
 
 /// Why a store could not be locked.
 #[derive(Debug, thiserror::Error)]
@@ -190,6 +191,17 @@ impl StoreLock {
     #[must_use]
     pub fn removed(&self) -> &[PathBuf] {
         &self.removed
+    }
+
+    /// Notes on `progress`, one line each, the leftover temporary files removed when the lock
+    /// was taken (what every writer says after taking the lock).
+    pub fn note_removed(&self, progress: &mut dyn Progress) {
+        for f in &self.removed {
+            progress.note(&format!(
+                "magichunt: removed {}, left by a process killed while saving",
+                f.display()
+            ));
+        }
     }
 }
 

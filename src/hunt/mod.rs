@@ -189,12 +189,7 @@ pub fn run(
             cfg.store.display()
         ));
     }
-    for f in lock.removed() {
-        progress.note(&format!(
-            "magichunt: removed {}, left by a process killed while saving",
-            f.display()
-        ));
-    }
+    lock.note_removed(progress);
     for n in &the_plan.notes {
         progress.note(&format!("magichunt: {n}"));
     }

@@ -495,11 +495,11 @@ fn rup(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    /// (x1 | x2) (x1 | -x2) (-x1 | x2) (-x1 | -x2): unsatisfiable.
-    fn cnf() -> Cnf {
+    /// (x1 | x2) (x1 | -x2) (-x1 | x2) (-x1 | -x2): unsatisfiable (the trimmer's tests too).
+    pub(in crate::prove) fn cnf() -> Cnf {
         Cnf {
             vars: 2,
             magic_bits: 2,

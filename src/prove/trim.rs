@@ -109,19 +109,8 @@ pub fn trim(originals: usize, mut proof: impl BufRead) -> Result<Vec<u8>, LratEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prove::cnf::Cnf;
     use crate::prove::lrat::check;
-
-    /// (x1 | x2) (x1 | -x2) (-x1 | x2) (-x1 | -x2): unsatisfiable.
-    fn cnf() -> Cnf {
-        Cnf {
-            vars: 2,
-            magic_bits: 2,
-            lits: vec![1, 2, 0, 1, -2, 0, -1, 2, 0, -1, -2, 0],
-            clauses: 4,
-            comments: vec![],
-        }
-    }
+    use crate::prove::lrat::tests::cnf;
 
     #[test]
     fn trimming_keeps_what_the_empty_clause_needs() {

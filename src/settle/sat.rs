@@ -191,12 +191,7 @@ pub fn settle_part(
     let name = cfg.store.display().to_string();
     // The lock resolves the store to its real file: load and save that one.
     let lock = StoreLock::acquire(&cfg.store)?;
-    for f in lock.removed() {
-        progress.note(&format!(
-            "magichunt: removed {}, left by a process killed while saving",
-            f.display()
-        ));
-    }
+    lock.note_removed(progress);
     let path = lock.store();
     let mut store = Store::load(path).map_err(|source| SatError::Load {
         name: name.clone(),

@@ -149,12 +149,7 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
     // exhaust writing it meanwhile can lose its update or ours. The lock resolves it to its
     // real file.
     let lock = StoreLock::acquire(&cfg.out)?;
-    for f in lock.removed() {
-        progress.note(&format!(
-            "magichunt: removed {}, left by a process killed while saving",
-            f.display()
-        ));
-    }
+    lock.note_removed(progress);
     let out = lock.store();
     // A packed table (or anything else a store may not replace) is refused before any input
     // is read or checked, with one line.

@@ -137,12 +137,7 @@ pub fn run_part(
     // One writer per store: take the lock, then read the store again under it. The lock
     // resolves the store to its real file: load and save that one.
     let lock = StoreLock::acquire(&cfg.store)?;
-    for f in lock.removed() {
-        progress.note(&format!(
-            "magichunt: removed {}, left by a process killed while saving",
-            f.display()
-        ));
-    }
+    lock.note_removed(progress);
     let path = lock.store();
     let mut store = load(path)?;
     let plan = plan(&store, cfg, &name)?;
