@@ -7,38 +7,15 @@
 //! Every command runs in its own folder with its own cache of checks (`MAGICHUNT_CACHE`), so
 //! what one test checked never counts in another.
 
+use crate::common;
 use crate::sandbox;
 
 use std::fs;
 use std::path::Path;
 
-use magichunt::exhaust::campaign::residue::{block_len, blocks};
-use magichunt::exhaust::campaign::shard::Shard;
-use magichunt::exhaust::Plan;
-use magichunt::{Piece, Square, Target};
+use magichunt::Piece;
 use sandbox::{header_squares, proven, refused, s, stdout, text, write_json, Env};
 use serde_json::{json, Value};
-
-/// A finished part of an exhaustive search of `piece square bits` in one part, with a
-/// residue a lazy forger would write: every block at the least its first level tests, and
-/// digests of zeros. It fits its record; only re-running a block shows it false.
-fn forged_residue_part(piece: Piece, square: &str, bits: u32) -> Value {
-    let t = Target::new(piece, square.parse::<Square>().unwrap());
-    let plan = Plan::new(t, bits);
-    let len = Shard::WHOLE.len(plan.tasks());
-    let b = block_len(len);
-    let sums: Vec<u64> = (0..blocks(len))
-        .map(|k| (len - k * b).min(b) * plan.first_level_nodes())
-        .collect();
-    let mut ex = json!({"piece": piece.name(), "square": square, "bits": bits, "shards": 1,
-        "parts": [{"shard": 1, "done": true, "magics": 0, "nodes": sums.iter().sum::<u64>(),
-            "seconds": 1.0, "residue": {"scheme": "magichunt-residue 1", "block": b,
-            "blocks": sums.iter().map(|n| format!("{:016x}:{n}", 0)).collect::<Vec<_>>()}}]});
-    if plan.task_bits() != 18 {
-        ex["task_bits"] = json!(plan.task_bits());
-    }
-    ex
-}
 
 // Issue 23, first case: an exhaustive proof of rook a1 at 11 bits backed by one part of 5
 // nodes was merged into the shipped store, and `compare` counted 114. Rook a1 at 11 is
@@ -317,7 +294,7 @@ fn a_search_run_here_counts_and_an_audit_catches_a_forged_residue() {
         &forged,
         &json!({"version": 1, "entries": [],
             "proofs": [{"piece": "bishop", "square": "e8", "bits": 5, "none": true}],
-            "exhaust": [forged_residue_part(Piece::Bishop, "e8", 5)]}),
+            "exhaust": [common::forged_part(Piece::Bishop, "e8", 5)]}),
     );
     let o = env.mh(&["merge", s(&forged), s(&mine), "--out", s(&mine)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
@@ -451,7 +428,7 @@ fn a_finished_part_whose_residue_does_not_fit_its_record_is_refused() {
     let store = env.path("best.json");
     fs::copy("tests/golden/store.json", &store).unwrap();
     let before = fs::read(&store).unwrap();
-    let fits = forged_residue_part(Piece::Bishop, "e8", 5);
+    let fits = common::forged_part(Piece::Bishop, "e8", 5);
     type Change = fn(&mut Value);
     let cases: [(&str, Change, &str); 5] = [
         (
@@ -510,7 +487,7 @@ fn a_finished_part_whose_residue_does_not_fit_its_record_is_refused() {
         &forged,
         &json!({"version": 1, "entries": [],
             "proofs": [{"piece": "rook", "square": "h1", "bits": 11, "none": true}],
-            "exhaust": [forged_residue_part(Piece::Rook, "h1", 11)]}),
+            "exhaust": [common::forged_part(Piece::Rook, "h1", 11)]}),
     );
     let o = env.mh(&["merge", s(&forged), s(&shipped), "--out", s(&shipped)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));

@@ -11,6 +11,7 @@
 //! fails the test instead of hanging CI. FIFOs are made with `mkfifo`; where it is missing
 //! those cases are skipped with a note.
 
+use crate::common;
 use crate::sandbox;
 
 use std::fs;
@@ -18,9 +19,6 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use magichunt::exhaust::campaign::residue::{block_len, blocks};
-use magichunt::exhaust::campaign::shard::Shard;
-use magichunt::exhaust::Plan;
 use magichunt::store::Store;
 use magichunt::{Piece, Square, Target};
 use sandbox::{mkfifo, refused, s, stdout, text, write_json, Env};
@@ -28,26 +26,6 @@ use serde_json::{json, Value};
 
 /// Long enough for any command here on a loaded machine; a hang is far longer.
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// A finished part of `piece square bits` with a residue that fits its record and was never
-/// searched: every block at the least its first level tests, digests of zeros.
-fn forged_part(piece: Piece, square: &str, bits: u32) -> Value {
-    let t = Target::new(piece, square.parse::<Square>().unwrap());
-    let plan = Plan::new(t, bits);
-    let len = Shard::WHOLE.len(plan.tasks());
-    let b = block_len(len);
-    let sums: Vec<u64> = (0..blocks(len))
-        .map(|k| (len - k * b).min(b) * plan.first_level_nodes())
-        .collect();
-    let mut ex = json!({"piece": piece.name(), "square": square, "bits": bits, "shards": 1,
-        "parts": [{"shard": 1, "done": true, "magics": 0, "nodes": sums.iter().sum::<u64>(),
-            "seconds": 1.0, "residue": {"scheme": "magichunt-residue 1", "block": b,
-            "blocks": sums.iter().map(|n| format!("{:016x}:{n}", 0)).collect::<Vec<_>>()}}]});
-    if plan.task_bits() != 18 {
-        ex["task_bits"] = json!(plan.task_bits());
-    }
-    ex
-}
 
 /// A store that claims, falsely, that no 4-bit magic exists for bishop b8 (the published
 /// record has one): a proof backed by a forged exhaustive part whose residue fits.
@@ -58,7 +36,7 @@ fn false_claim(env: &Env, name: &str) -> PathBuf {
         &json!({"version": 1, "entries": [],
             "proofs": [{"piece": "bishop", "square": "b8", "bits": 4, "none": true,
                 "method": "exhaustive search of one period, low bits first (magichunt 0.1.0, 1 parts)"}],
-            "exhaust": [forged_part(Piece::Bishop, "b8", 4)]}),
+            "exhaust": [common::forged_part(Piece::Bishop, "b8", 4)]}),
     );
     p
 }

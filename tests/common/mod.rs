@@ -7,13 +7,17 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use magichunt::attacks::Occupancies;
+use magichunt::exhaust::campaign::residue::{block_len, blocks};
+use magichunt::exhaust::campaign::shard::Shard;
+use magichunt::exhaust::Plan;
 use magichunt::export::{render, Format, Layout, Options, Source, Tables};
 use magichunt::layout::PackedTable;
 use magichunt::question::Formula;
 use magichunt::store::Store;
 use magichunt::table::Table;
 use magichunt::Bitboard;
-use magichunt::{Piece, Target};
+use magichunt::{Piece, Square, Target};
+use serde_json::{json, Value};
 
 /// The fixture store of the golden files.
 pub const FIXTURE: &str = "tests/golden/store.json";
@@ -385,4 +389,25 @@ pub fn check_golden(name: &str, actual: &str, hint: &str) {
         "{} differs at {at}\nMAGICHUNT_BLESS=1 rewrites it ({hint})",
         path.display()
     );
+}
+
+/// A finished part of an exhaustive search of `piece square bits` in one part, with a
+/// residue a lazy forger would write: every block at the least its first level tests, and
+/// digests of zeros. It fits its record; only re-running a block shows it false.
+pub fn forged_part(piece: Piece, square: &str, bits: u32) -> Value {
+    let t = Target::new(piece, square.parse::<Square>().unwrap());
+    let plan = Plan::new(t, bits);
+    let len = Shard::WHOLE.len(plan.tasks());
+    let b = block_len(len);
+    let sums: Vec<u64> = (0..blocks(len))
+        .map(|k| (len - k * b).min(b) * plan.first_level_nodes())
+        .collect();
+    let mut ex = json!({"piece": piece.name(), "square": square, "bits": bits, "shards": 1,
+        "parts": [{"shard": 1, "done": true, "magics": 0, "nodes": sums.iter().sum::<u64>(),
+            "seconds": 1.0, "residue": {"scheme": "magichunt-residue 1", "block": b,
+            "blocks": sums.iter().map(|n| format!("{:016x}:{n}", 0)).collect::<Vec<_>>()}}]});
+    if plan.task_bits() != 18 {
+        ex["task_bits"] = json!(plan.task_bits());
+    }
+    ex
 }
