@@ -299,6 +299,39 @@ pub fn start(store: &Path, progress: &mut dyn Progress) -> Result<(), LocateErro
     Ok(())
 }
 
+/// How many of the records a store lacks [`note_behind`] names before "...".
+const SHOWN_LEADS: usize = 3;
+
+/// When `path` is the default store: says in one note to `progress` which records the table
+/// built into magichunt holds that `store` lacks (a store started from an older shipped table
+/// does not gain a newer one's records by itself), and the merge that brings them in. A
+/// store named by `--store` is the user's to curate, and gets no note.
+pub fn note_behind(path: &Path, store: &Store, progress: &mut dyn Progress) {
+    if default_store().as_deref() != Some(path) {
+        return;
+    }
+    let leads = crate::shipped::store().leads_over(store);
+    if leads.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = leads
+        .iter()
+        .take(SHOWN_LEADS)
+        .map(ToString::to_string)
+        .collect();
+    let n = leads.len();
+    progress.note(&format!(
+        "magichunt: {} lacks {n} record{} that magichunt {} ships ({}{}): `magichunt merge --shipped --out {}` brings {} in",
+        path.display(),
+        if n == 1 { "" } else { "s" },
+        env!("CARGO_PKG_VERSION"),
+        shown.join("; "),
+        if n > SHOWN_LEADS { "; ..." } else { "" },
+        path.display(),
+        if n == 1 { "it" } else { "them" }
+    ));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

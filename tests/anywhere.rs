@@ -258,3 +258,69 @@ fn show_verify_and_pack_read_the_built_in_table_and_the_environment_names_a_stor
     assert!(!w.mine().exists());
     assert!(!Path::new(&w.home).join(".local").exists());
 }
+
+#[test]
+fn a_store_started_by_an_older_magichunt_is_told_what_this_one_ships_and_merges_it() {
+    if !cfg!(unix) {
+        return;
+    }
+    let w = World::new();
+    // The user's store as an older build would have started it: the built-in table without
+    // rook b1's plain magic and proof (the 2026-11-28 records).
+    let mut json: serde_json::Value = serde_json::from_str(&shipped::store().to_json()).unwrap();
+    let rook_b1 = |v: &serde_json::Value| v["piece"] == "rook" && v["square"] == "b1";
+    for list in ["entries", "proofs"] {
+        json[list]
+            .as_array_mut()
+            .unwrap()
+            .retain(|v| !(rook_b1(v) && v.get("formula").is_none_or(|f| f == "plain")));
+    }
+    std::fs::create_dir_all(w.mine().parent().unwrap()).unwrap();
+    std::fs::write(w.mine(), serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let before = std::fs::read(w.mine()).unwrap();
+
+    // Reading it says what it lacks and how to bring it in, and changes nothing.
+    let o = w.run(&["compare"]);
+    ok(&o);
+    let merge = format!("`magichunt merge --shipped --out {}`", w.mine().display());
+    let stderr = err(&o);
+    let said: Vec<&str> = stderr.lines().filter(|l| l.contains(" lacks ")).collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(
+        said[0].contains("rook b1: a 10-bit magic, against none; rook b1: none exists at 9 bits"),
+        "{}",
+        said[0]
+    );
+    assert!(
+        said[0].ends_with(&format!("{merge} brings them in")),
+        "{}",
+        said[0]
+    );
+    assert_eq!(std::fs::read(w.mine()).unwrap(), before);
+    // So does a hunt on it.
+    let o = w.run(&["hunt", "--time", "1s", "--threads", "1", "--quiet"]);
+    ok(&o);
+    assert!(err(&o).contains(&merge), "{}", err(&o));
+
+    // The merge it names brings them in; then nothing is said.
+    let o = w.run(&["merge", "--shipped", "--out", w.mine().to_str().unwrap()]);
+    ok(&o);
+    let mine = Store::load(&w.mine()).unwrap();
+    let b1 = magichunt::Target::new(magichunt::Piece::Rook, "b1".parse().unwrap());
+    assert_eq!(mine.best(b1).map(|e| e.bits), Some(10));
+    assert_eq!(mine.claimed_none(b1), Some(9));
+    assert!(shipped::store().leads_over(&mine).is_empty());
+    let o = w.run(&["compare"]);
+    ok(&o);
+    assert!(!err(&o).contains(" lacks "), "{}", err(&o));
+
+    // A store named by --store is the user's to curate: no note.
+    std::fs::write(w.work.join("own.json"), &before).unwrap();
+    let o = w.run(&["compare", "--store", "own.json"]);
+    ok(&o);
+    assert!(!err(&o).contains(" lacks "), "{}", err(&o));
+
+    // merge needs an input or --shipped.
+    let o = w.run(&["merge", "--out", "x.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}

@@ -13,7 +13,7 @@ use crate::trust::{merge, MergeConfig};
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// The stores to merge, in order (or pool files, which merge with pools only).
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required_unless_present = "shipped")]
     inputs: Vec<PathBuf>,
     /// Where to write the merged store (may be one of the inputs; an existing store that is
     /// not is merged in first, never overwritten).
@@ -24,6 +24,11 @@ pub struct MergeArgs {
     /// counted. Records whose evidence is there but wrong are refused all the same.
     #[arg(long)]
     accept_claimed: bool,
+    /// Merge in the table built into magichunt too (its results/best.json): how a store
+    /// started from an older magichunt gains the records this one ships. `merge --shipped
+    /// --out STORE` alone brings them into STORE.
+    #[arg(long)]
+    shipped: bool,
 }
 
 /// Runs `merge`.
@@ -32,6 +37,7 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         inputs: args.inputs.clone(),
         out: args.out.clone(),
         accept_claimed: args.accept_claimed,
+        shipped: args.shipped,
     };
     print!("{}", merge(&cfg, &mut Lines::new(None))?.render_text());
     Ok(Outcome::Success)

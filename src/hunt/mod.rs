@@ -190,6 +190,7 @@ pub fn run(
         ));
     }
     lock.note_removed(progress);
+    crate::locate::note_behind(&cfg.store, &store, progress);
     for n in &the_plan.notes {
         progress.note(&format!("magichunt: {n}"));
     }
@@ -198,9 +199,10 @@ pub fn run(
         "magichunt: nothing to hunt: every target is already at its goal".to_string()
     } else {
         format!(
-            "magichunt: hunting {goals} target{} on {} threads, seed {} (--seed {} reproduces it), store {}",
+            "magichunt: hunting {goals} target{} on {} thread{}, seed {} (--seed {} reproduces it), store {}",
             if goals == 1 { "" } else { "s" },
             cfg.threads,
+            if cfg.threads == 1 { "" } else { "s" },
             cfg.seed,
             cfg.seed,
             cfg.store.display()

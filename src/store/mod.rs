@@ -389,10 +389,12 @@ fn sum_work<'a>(records: impl Iterator<Item = &'a Effort>) -> (u64, f64) {
     })
 }
 
+mod lead;
 mod merge;
 mod optimal;
 mod proofs;
 
+pub use lead::Lead;
 pub use proofs::Counting;
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,7 @@ pub fn load_counting(
     let mut store = from.load()?;
     if let Reading::File(path) = from {
         if path.exists() {
+            crate::locate::note_behind(path, &store, progress);
             let mut cache = super::Cache::open();
             let vetted = super::vet_file(store.to_mut(), path, &mut cache);
             let shown = path.display();

@@ -27,6 +27,11 @@ pub struct MergeConfig {
     /// as claims (never counted). Records whose evidence is there but wrong are refused all
     /// the same.
     pub accept_claimed: bool,
+    /// Merge in the table built into magichunt too (a copy of the repository's
+    /// `results/best.json` when it was built), after the inputs: how a store started from an
+    /// older shipped table gains the newer one's records. Its proofs are this build's own,
+    /// as in a store started from it.
+    pub shipped: bool,
 }
 
 /// Why a merge could not be made; nothing is written then.
@@ -60,6 +65,9 @@ pub enum MergeError {
     /// No input.
     #[error("no input store")]
     NoInput,
+    /// The built-in table was asked to merge with pool files.
+    #[error("--shipped merges the built-in store with stores, not with pool files")]
+    ShippedWithPools,
     /// A record of an input does not hold up.
     #[error(transparent)]
     Refused(#[from] Refused),
@@ -143,6 +151,9 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
         }
     }
     if cfg.inputs.first().is_some_and(|p| is_pool_file(p)) {
+        if cfg.shipped {
+            return Err(MergeError::ShippedWithPools);
+        }
         return Ok(Merged::Pools(merge_files(&cfg.inputs, &cfg.out, progress)?));
     }
     // The output may be one of the inputs: lock it before reading anything, so no hunt or
@@ -171,6 +182,9 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
     };
     // Nothing is written before every input was let in and the merge holds together.
     for (input, name, real, checked) in &stores {
+        // The built-in table's certificates are not built in: its proofs stand as this
+        // build's own, as in a store started from it.
+        let Some(real) = real else { continue };
         // The merged store must find every certificate it names beside it: the very bytes
         // that were checked.
         let copied = copy_certificates(input, real, out, &checked.certificates).map_err(
@@ -195,14 +209,19 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
     })
 }
 
+/// An input store as [`read_inputs`] gives it: the store, its name, its real file (`None` for
+/// the built-in table) and what of it was let in.
+type Input = (Store, String, Option<PathBuf>, Admitted);
+
 /// Every input store (with an existing output that is not an input first: its top-level
-/// fields win, and nothing it held is lost), read and, but for the output's own, let in.
+/// fields win, and nothing it held is lost), read and, but for the output's own, let in;
+/// the built-in table last when `cfg.shipped` asks for it.
 fn read_inputs(
     cfg: &MergeConfig,
     out: &Path,
     cache: &mut Cache,
     progress: &mut dyn Progress,
-) -> Result<Vec<(Store, String, PathBuf, Admitted)>, MergeError> {
+) -> Result<Vec<Input>, MergeError> {
     let mut inputs = Vec::new();
     for path in &cfg.inputs {
         let real = real_path(path).map_err(|e| MergeError::Input {
@@ -232,7 +251,16 @@ fn read_inputs(
             checked = admit(&store, &name, store_dir(real), cache, cfg.accept_claimed)?;
             certificates_fit(&store, &name, real, out, cache)?;
         }
-        stores.push((store, name, real.clone(), checked));
+        stores.push((store, name, Some(real.clone()), checked));
+    }
+    if cfg.shipped {
+        let shipped = crate::shipped::store();
+        stores.push((
+            shipped.clone(),
+            crate::shipped::NAME.to_string(),
+            None,
+            Admitted::default(),
+        ));
     }
     if out_too {
         progress.note(&format!(
