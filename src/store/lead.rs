@@ -10,109 +10,94 @@ use crate::question::Formula;
 
 /// One target on which a store is ahead of another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lead {
+pub struct Lead {
+    /// The target.
+    pub target: Target,
+    /// Its formula.
+    pub formula: Formula,
+    /// What the store holds there.
+    pub kind: LeadKind,
+    /// Its bit count: the magic's, or the count it rules out.
+    pub bits: u32,
+    /// The other store's bit count of the same kind there, if it has one.
+    pub theirs: Option<u32>,
+}
+
+/// What a [`Lead`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeadKind {
     /// A magic with fewer bits than the other store's (or where it has none).
-    Magic {
-        /// The target.
-        target: Target,
-        /// Its formula.
-        formula: Formula,
-        /// This store's bits there.
-        bits: u32,
-        /// The other store's bits there, if it has a magic.
-        theirs: Option<u32>,
-    },
+    Magic,
     /// A record that no magic exists at a higher bit count than the other store's.
-    None {
-        /// The target.
-        target: Target,
-        /// Its formula.
-        formula: Formula,
-        /// The bit count this store rules out there.
-        bits: u32,
-        /// The bit count the other store rules out there, if any.
-        theirs: Option<u32>,
-    },
+    None,
 }
 
 impl fmt::Display for Lead {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (target, formula) = match *self {
-            Lead::Magic {
-                target, formula, ..
-            }
-            | Lead::None {
-                target, formula, ..
-            } => (target, formula),
-        };
+        let Lead {
+            target,
+            formula,
+            bits,
+            ..
+        } = *self;
         let black = if formula == Formula::Black {
             " (black)"
         } else {
             ""
         };
-        match *self {
-            Lead::Magic { bits, theirs, .. } => {
+        match self.kind {
+            LeadKind::Magic => {
                 // "an 8-bit", "an 11-bit", "an 18-bit"; "a" before every other count.
                 let an = if matches!(bits, 8 | 11 | 18) {
                     "an"
                 } else {
                     "a"
                 };
-                write!(f, "{target}{black}: {an} {bits}-bit magic")?;
-                match theirs {
-                    Some(b) => write!(f, ", against {b}"),
-                    None => write!(f, ", against none"),
+                write!(f, "{target}{black}: {an} {bits}-bit magic, against ")?;
+                match self.theirs {
+                    Some(b) => write!(f, "{b}"),
+                    None => write!(f, "none"),
                 }
             }
-            Lead::None { bits, .. } => write!(f, "{target}{black}: none exists at {bits} bits"),
+            LeadKind::None => write!(f, "{target}{black}: none exists at {bits} bits"),
         }
     }
 }
 
 impl Store {
-    /// The targets on which this store is ahead of `other`, in target order: a magic with
-    /// fewer bits, or a record that none exists at a higher bit count (the records each store
-    /// states, checked or not: this says what a merge would bring in, and
-    /// [`crate::trust::admit`] decides what it lets in).
+    /// The targets on which this store is ahead of `other`, plain before black, each in
+    /// target order: a magic with fewer bits, or a record that none exists at a higher bit
+    /// count (the records each store states, checked or not: this says what a merge would
+    /// bring in, and [`crate::trust::admit`] decides what it lets in).
     #[must_use]
     pub fn leads_over(&self, other: &Store) -> Vec<Lead> {
         let mut leads = Vec::new();
         for formula in Formula::ALL {
             for target in Target::all() {
-                let (bits, theirs) = (
-                    self.best_with(target, formula).map(|e| e.bits),
-                    other.best_with(target, formula).map(|e| e.bits),
-                );
-                if let Some(bits) = bits.filter(|&b| theirs.is_none_or(|t| b < t)) {
-                    leads.push(Lead::Magic {
+                let magic = |s: &Store| s.best_with(target, formula).map(|e| e.bits);
+                let none = |s: &Store| s.claimed_none_with(target, formula);
+                let (mine, theirs) = (magic(self), magic(other));
+                if let Some(bits) = mine.filter(|&b| theirs.is_none_or(|t| b < t)) {
+                    leads.push(Lead {
                         target,
                         formula,
+                        kind: LeadKind::Magic,
                         bits,
                         theirs,
                     });
                 }
-                let (none, theirs) = (
-                    self.claimed_none_with(target, formula),
-                    other.claimed_none_with(target, formula),
-                );
-                if let Some(bits) = none.filter(|&b| theirs.is_none_or(|t| b > t)) {
-                    leads.push(Lead::None {
+                let (mine, theirs) = (none(self), none(other));
+                if let Some(bits) = mine.filter(|&b| theirs.is_none_or(|t| b > t)) {
+                    leads.push(Lead {
                         target,
                         formula,
+                        kind: LeadKind::None,
                         bits,
                         theirs,
                     });
                 }
             }
         }
-        leads.sort_by_key(|l| match *l {
-            Lead::Magic {
-                target, formula, ..
-            }
-            | Lead::None {
-                target, formula, ..
-            } => (formula, target),
-        });
         leads
     }
 }
@@ -131,10 +116,7 @@ mod tests {
         // An empty store is behind on every shipped magic and on every proof of its own.
         let empty = Store::new();
         let leads = shipped.leads_over(&empty);
-        let magics = leads
-            .iter()
-            .filter(|l| matches!(l, Lead::Magic { .. }))
-            .count();
+        let magics = leads.iter().filter(|l| l.kind == LeadKind::Magic).count();
         assert_eq!(magics, shipped.entries().count());
         assert!(empty.leads_over(shipped).is_empty());
         // One square made worse in a copy (rook a8's 12-bit magic from the published plain
@@ -153,7 +135,7 @@ mod tests {
         let behind: Vec<Lead> = shipped
             .leads_over(&mine)
             .into_iter()
-            .filter(|l| matches!(l, Lead::Magic { .. }))
+            .filter(|l| l.kind == LeadKind::Magic)
             .collect();
         assert_eq!(behind.len(), 1);
         assert!(behind[0]

@@ -394,7 +394,7 @@ mod merge;
 mod optimal;
 mod proofs;
 
-pub use lead::Lead;
+pub use lead::{Lead, LeadKind};
 pub use proofs::Counting;
 #[cfg(test)]
 mod tests;
