@@ -224,6 +224,32 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(stdout(&o).contains("rook e1 10 exhaust"), "{}", text(&o));
     assert!(text(&o).contains("magichunt audit"), "{}", text(&o));
+    // Nor does it skip a search: its first block re-run is stopped once it passes the nodes
+    // the record claims (seconds, where the whole e1 block would take minutes), and the part
+    // is searched again from its start.
+    let o = env.mh(&[
+        "exhaust",
+        "--piece",
+        "rook",
+        "--square",
+        "e1",
+        "--bits",
+        "10",
+        "--store",
+        "forged.json",
+        "--threads",
+        "2",
+        "--time",
+        "1s",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("does not re-run to its record")
+            && err.contains("re-run stopped past the recorded nodes")
+            && err.contains("searching the part again"),
+        "{}",
+        text(&o)
+    );
     // The shipped proofs (checked here, or this build's own) still decide: e2 at 8 is not
     // listed, nor hunted at 8 bits.
     assert!(!stdout(&o).contains("rook e2"), "{}", text(&o));

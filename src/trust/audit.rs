@@ -5,6 +5,8 @@
 //! its blocks wrong with probability `1 - (1 - f)^n` (about, for `n` much smaller than `B`;
 //! see `docs/trust.md` for what was measured).
 
+use std::fmt;
+
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -24,15 +26,35 @@ pub struct BlockRun {
     pub block: u64,
     /// Its sum in the record.
     pub recorded: BlockSum,
-    /// Its sum re-run now.
-    pub got: BlockSum,
+    /// What the re-run gave now.
+    pub got: Rerun,
+}
+
+/// What a block's re-run gave: its sum, or the point where it passed the recorded node count
+/// and was stopped (the search is deterministic, so it could no longer match).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Rerun {
+    /// The block ran to its end: its sum.
+    Sum(BlockSum),
+    /// Stopped after this many nodes, more than the record claims for the whole block.
+    Overran(u64),
+}
+
+impl fmt::Display for Rerun {
+    /// The sum in the store's spelling, or where the re-run was stopped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rerun::Sum(s) => s.fmt(f),
+            Rerun::Overran(n) => write!(f, "stopped past the recorded nodes, at {n}"),
+        }
+    }
 }
 
 impl BlockRun {
     /// Whether the re-run matches the record.
     #[must_use]
     pub fn matches(&self) -> bool {
-        self.recorded == self.got
+        self.got == Rerun::Sum(self.recorded)
     }
 }
 
@@ -57,7 +79,9 @@ pub fn sample(count: u64, n: u64, seed: u64) -> Vec<u64> {
 }
 
 /// Re-runs block `b` of the part whose residue is `residue` (its search and plan) on
-/// `threads` threads; `None` when `stop` cut it short.
+/// `threads` threads; `None` when `stop` cut it short. A re-run that passes the block's
+/// recorded node count is stopped there ([`Rerun::Overran`]): a forged record that claims
+/// little costs little to refute.
 ///
 /// # Errors
 /// When a worker thread cannot be started.
@@ -83,22 +107,27 @@ pub fn rerun_block(
         time_limit: None,
         report: REPORT,
         until: Some(positions.end),
+        node_limit: Some(recorded.nodes),
     };
+    let mut seen = 0;
     let ending = run_part(
         plan,
         residue.search.shard,
         &mut state,
         &cfg,
         stop,
-        |_, _| {},
+        |_, p| seen = p.nodes_seen,
     )?;
-    if ending != Ending::Finished {
-        return Ok(None);
-    }
-    let got = state
-        .residue
-        .and_then(|r| r.blocks.first().copied())
-        .expect("a finished block is closed");
+    let got = match ending {
+        Ending::Finished => Rerun::Sum(
+            state
+                .residue
+                .and_then(|r| r.blocks.first().copied())
+                .expect("a finished block is closed"),
+        ),
+        Ending::Overran => Rerun::Overran(seen),
+        Ending::Stopped | Ending::TimeUp => return Ok(None),
+    };
     Ok(Some(BlockRun {
         block: b,
         recorded,
@@ -291,5 +320,19 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(!run.matches());
+        assert!(matches!(run.got, Rerun::Sum(_)), "{run:?}");
+        // A record that claims fewer nodes than the block takes: the re-run stops once it
+        // passes them, and does not match.
+        let mut small = r.clone();
+        let whole = small.blocks[3].nodes;
+        small.blocks[3].nodes = 0;
+        let run = rerun_block(&plan, &small, b, 1, &Stop::new())
+            .unwrap()
+            .unwrap();
+        assert!(!run.matches());
+        match run.got {
+            Rerun::Overran(n) => assert!(n > 0 && n < whole, "{n} of {whole}"),
+            Rerun::Sum(s) => panic!("ran to its end: {s}"),
+        }
     }
 }

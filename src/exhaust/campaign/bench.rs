@@ -149,6 +149,7 @@ pub fn enumerate_threaded(case: &Case, threads: usize) -> Result<(Tally, f64), s
         time_limit: None,
         report: REPORT,
         until: None,
+        node_limit: None,
     };
     // With its residue, as `exhaust` runs a part.
     let search = Search::of(case.target(), &plan, Shard::WHOLE);

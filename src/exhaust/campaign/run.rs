@@ -34,6 +34,8 @@ pub enum Ending {
     Stopped,
     /// The time limit was reached.
     TimeUp,
+    /// More nodes were seen than [`RunConfig::node_limit`] allows.
+    Overran,
 }
 
 /// What the caller sees at each report.
@@ -62,6 +64,10 @@ pub struct RunConfig {
     /// Stop once the part's tasks before this position are searched (an audit re-runs one
     /// block); the whole part when unset.
     pub until: Option<u64>,
+    /// Stop once the workers have seen more nodes than this (an audit's re-run of a block
+    /// that already passed its recorded count cannot match it, so a forged record costs no
+    /// more than it claims); no limit when unset.
+    pub node_limit: Option<u64>,
 }
 
 /// Tasks a worker takes at once, at most: a chunk stays short enough that a stop loses little.
@@ -117,10 +123,11 @@ pub fn run_part(
     let halt = AtomicBool::new(false);
     let next = AtomicU64::new(state.done.min(end));
     let seen = AtomicU64::new(0);
+    let overran = AtomicBool::new(false);
     let mut tasks_run = 0;
     let (tx, rx) = mpsc::channel::<Chunk>();
     let worker = |tx: mpsc::Sender<Chunk>| {
-        let (halt, next, seen) = (&halt, &next, &seen);
+        let (halt, next, seen, overran) = (&halt, &next, &seen, &overran);
         move || {
             let mut searcher = Searcher::new(plan);
             let mut size = 1u64;
@@ -157,7 +164,11 @@ pub fn run_part(
                         }
                     }
                 }
-                seen.fetch_add(nodes, Ordering::Relaxed);
+                let total = seen.fetch_add(nodes, Ordering::Relaxed) + nodes;
+                if cfg.node_limit.is_some_and(|l| total > l) {
+                    overran.store(true, Ordering::Relaxed);
+                    halt.store(true, Ordering::Relaxed);
+                }
                 let cut = chunk.done < chunk.len;
                 if tx.send(chunk).is_err() || cut {
                     break;
@@ -238,6 +249,8 @@ pub fn run_part(
                 Ending::Finished
             } else if stop.requested() {
                 Ending::Stopped
+            } else if overran.load(Ordering::Relaxed) {
+                Ending::Overran
             } else {
                 Ending::TimeUp
             }
@@ -262,6 +275,7 @@ mod tests {
             time_limit: None,
             report: Duration::ZERO,
             until: None,
+            node_limit: None,
         };
         let fresh = || PartState {
             residue: Some(Residue::new(Search::of(t, &plan, shard), plan.tasks())),
@@ -309,6 +323,7 @@ mod tests {
             time_limit: Some(Duration::from_millis(3)),
             report: REPORT,
             until: None,
+            node_limit: None,
         };
         let mut state = PartState::default();
         let mut runs = 0;

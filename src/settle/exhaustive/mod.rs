@@ -310,6 +310,7 @@ fn search(
         time_limit: cfg.time,
         report: run::REPORT,
         until: None,
+        node_limit: None,
     };
     let mut last_save = Instant::now();
     let start_done = state.done;
