@@ -396,20 +396,36 @@ fn layers(plan: &Plan) -> Vec<Layer> {
 }
 
 /// What a task gave so far, shared by the engines.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Out {
     tally: Tally,
     collect: Option<Vec<u64>>,
     stopped: bool,
+    /// The task stops once it has counted more nodes than this.
+    budget: u64,
+}
+
+impl Default for Out {
+    fn default() -> Self {
+        Out {
+            tally: Tally::default(),
+            collect: None,
+            stopped: false,
+            budget: u64::MAX,
+        }
+    }
 }
 
 impl Out {
-    /// Counts `n` nodes and looks at `stop` when a multiple of [`POLL`] is crossed.
+    /// Counts `n` nodes, and when a multiple of [`POLL`] is crossed looks at `stop` and at the
+    /// task's node budget.
     #[inline]
     fn nodes(&mut self, n: u64, stop: &AtomicBool) {
         let before = self.tally.nodes;
         self.tally.nodes += n;
-        if before / POLL != self.tally.nodes / POLL && stop.load(Ordering::Relaxed) {
+        if before / POLL != self.tally.nodes / POLL
+            && (stop.load(Ordering::Relaxed) || self.tally.nodes > self.budget)
+        {
             self.stopped = true;
         }
     }
@@ -489,9 +505,25 @@ impl<'p> Searcher<'p> {
     /// # Errors
     /// [`Stopped`] with the nodes tested so far when `stop` was set before it finished.
     pub fn run_task(&mut self, task: u64, stop: &AtomicBool) -> Result<Tally, Stopped> {
+        self.run_task_within(task, stop, u64::MAX)
+    }
+
+    /// [`Searcher::run_task`] that also stops once the task has counted more than `budget`
+    /// nodes (looked at every [`POLL`] nodes, so it stops within that many of it).
+    ///
+    /// # Errors
+    /// [`Stopped`] with the nodes tested so far when `stop` was set or the budget passed
+    /// before it finished.
+    pub fn run_task_within(
+        &mut self,
+        task: u64,
+        stop: &AtomicBool,
+        budget: u64,
+    ) -> Result<Tally, Stopped> {
         debug_assert!(task <= self.task_mask);
         self.out.tally = Tally::default();
         self.out.stopped = false;
+        self.out.budget = budget;
         let out = &mut self.out;
         match &mut self.engine {
             Engine::B3(e) => e.run(task, out, stop),

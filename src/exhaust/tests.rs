@@ -324,6 +324,24 @@ fn a_stopped_task_reports_its_nodes() {
     );
 }
 
+#[test]
+fn a_task_stops_soon_after_its_node_budget() {
+    let plan = Plan::new(target(Piece::Bishop, "h2"), 4).with_task_bits(10);
+    let go = AtomicBool::new(false);
+    let mut s = Searcher::new(&plan);
+    let whole = s.run_task(0, &go).unwrap().nodes;
+    let budget = 3 * POLL + 5;
+    assert!(whole > budget + (1 << 20), "{whole}");
+    let cut = s.run_task_within(0, &go, budget).unwrap_err();
+    assert!(
+        (budget..4 * POLL + (1 << 20)).contains(&cut.nodes),
+        "{}",
+        cut.nodes
+    );
+    // A budget it does not reach changes nothing.
+    assert_eq!(s.run_task_within(0, &go, whole).unwrap().nodes, whole);
+}
+
 /// The high-first order sees the same magics as brute force, with the same best, at every task
 /// split, on the shifted bishop masks (both answers occur).
 #[test]

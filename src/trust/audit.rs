@@ -300,7 +300,7 @@ mod tests {
     #[test]
     fn a_block_re_runs_to_its_record_and_a_forged_one_does_not() {
         let t = Target::new(Piece::Bishop, "d8".parse::<Square>().unwrap());
-        let plan = Plan::new(t, 6).with_task_bits(10);
+        let plan = Plan::new(t, 6).with_task_bits(14);
         let shard = Shard { index: 1, count: 2 };
         let search = Search::of(t, &plan, shard);
         let stop = AtomicBool::new(false);
@@ -322,16 +322,27 @@ mod tests {
         assert!(!run.matches());
         assert!(matches!(run.got, Rerun::Sum(_)), "{run:?}");
         // A record that claims fewer nodes than the block takes: the re-run stops once it
-        // passes them, and does not match.
+        // passes them, and does not match. On one thread it stops at the task that passes
+        // them, not at the end of the chunk that task was in.
+        let tasks: Vec<u64> = r
+            .positions(b)
+            .map(|j| {
+                s.run_task(shard.task_at(j, plan.tasks()), &stop)
+                    .unwrap()
+                    .nodes
+            })
+            .collect();
+        assert!(tasks.len() >= 8 && tasks[4] > 0, "{tasks:?}");
         let mut small = r.clone();
         let whole = small.blocks[3].nodes;
-        small.blocks[3].nodes = 0;
+        small.blocks[3].nodes = tasks[..4].iter().sum();
         let run = rerun_block(&plan, &small, b, 1, &Stop::new())
             .unwrap()
             .unwrap();
         assert!(!run.matches());
+        let five: u64 = tasks[..5].iter().sum();
         match run.got {
-            Rerun::Overran(n) => assert!(n > 0 && n < whole, "{n} of {whole}"),
+            Rerun::Overran(n) => assert!(n == five && n < whole, "{n}, {five} of {whole}"),
             Rerun::Sum(s) => panic!("ran to its end: {s}"),
         }
     }

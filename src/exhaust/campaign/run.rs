@@ -145,13 +145,29 @@ pub fn run_part(
                     tally: Tally::default(),
                     results: Vec::with_capacity(usize::try_from(chunk_len).unwrap_or(0)),
                 };
+                // Nodes reach the shared count at a chunk's end, or after every task under a
+                // node limit, so that a re-run halts (the other workers with it, mid-task)
+                // soon after passing the limit.
                 let mut nodes = 0;
+                let flush = |nodes: &mut u64| {
+                    let total = seen.fetch_add(*nodes, Ordering::Relaxed) + *nodes;
+                    *nodes = 0;
+                    if cfg.node_limit.is_some_and(|l| total > l) {
+                        overran.store(true, Ordering::Relaxed);
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                };
                 for j in first..first + chunk_len {
                     if halt.load(Ordering::Relaxed) {
                         break;
                     }
                     let task = shard.task_at(j, plan.tasks());
-                    match searcher.run_task(task, halt) {
+                    // Under a limit a task may take what the limit leaves, as far as this
+                    // worker knows: once past that, the shared count is past the limit too.
+                    let budget = cfg.node_limit.map_or(u64::MAX, |l| {
+                        l.saturating_sub(seen.load(Ordering::Relaxed) + nodes)
+                    });
+                    match searcher.run_task_within(task, halt, budget) {
                         Ok(t) => {
                             nodes += t.nodes;
                             chunk.tally.add(&t);
@@ -163,12 +179,11 @@ pub fn run_part(
                             break;
                         }
                     }
+                    if cfg.node_limit.is_some() {
+                        flush(&mut nodes);
+                    }
                 }
-                let total = seen.fetch_add(nodes, Ordering::Relaxed) + nodes;
-                if cfg.node_limit.is_some_and(|l| total > l) {
-                    overran.store(true, Ordering::Relaxed);
-                    halt.store(true, Ordering::Relaxed);
-                }
+                flush(&mut nodes);
                 let cut = chunk.done < chunk.len;
                 if tx.send(chunk).is_err() || cut {
                     break;
