@@ -509,7 +509,7 @@ impl<'p> Searcher<'p> {
     }
 
     /// [`Searcher::run_task`] that also stops once the task has counted more than `budget`
-    /// nodes (looked at every [`POLL`] nodes, so it stops within that many of it).
+    /// nodes (looked at every 65,536 nodes, so it stops within that many of it).
     ///
     /// # Errors
     /// [`Stopped`] with the nodes tested so far when `stop` was set or the budget passed
