@@ -162,11 +162,12 @@ pub fn run_part(
                         break;
                     }
                     let task = shard.task_at(j, plan.tasks());
-                    // Under a limit a task may take what the limit leaves, as far as this
-                    // worker knows: once past that, the shared count is past the limit too.
-                    let budget = cfg.node_limit.map_or(u64::MAX, |l| {
-                        l.saturating_sub(seen.load(Ordering::Relaxed) + nodes)
-                    });
+                    // Under a limit a task may take what the limit leaves (this worker's
+                    // nodes are all in the shared count by now): once past that, the shared
+                    // count is past the limit too.
+                    let budget = cfg
+                        .node_limit
+                        .map_or(u64::MAX, |l| l.saturating_sub(seen.load(Ordering::Relaxed)));
                     match searcher.run_task_within(task, halt, budget) {
                         Ok(t) => {
                             nodes += t.nodes;
