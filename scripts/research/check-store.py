@@ -17,15 +17,18 @@ pinned to a few blocks. Each range's line is appended to the log (default
 results/checks/PIECE-SQUARE-BITS.txt) as soon as it is done, so an interrupted check resumes
 where it stopped, in this session or the next; ranges already in the log are not run again.
 Exit 0 when every range is done and agrees, 1 on any disagreement, 2 on bad input, 3 when
-ranges are left.
+ranges are left. SIGINT or SIGTERM (SIGINT also when started in the background, where it is
+otherwise ignored) kills the running C walks, logs nothing for them, and exits 130 or 143.
 """
 import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -163,17 +166,49 @@ def main():
             split = f", {shards} parts" if shards > 1 else ""
             f.write(f"# {name}: {checker}.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks{split}\n")
 
+    stopping = threading.Event()
+    stop_code = [130]
+    walks = set()
+    walks_lock = threading.Lock()
+
+    def stop(signum, _frame):
+        # A stop from the user: no new range begins, the running walks are killed, and their
+        # ranges are not logged (a killed walk's counts are partial), so the log keeps only
+        # ranges that finished.
+        stop_code[0] = 128 + signum
+        stopping.set()
+        with walks_lock:
+            for p in walks:
+                p.kill()
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
     def run(r):
+        if stopping.is_set():
+            return None
         k, lo, hi = r
         q = parts[k - 1]
         tasks = "".join(f"{k - 1 + scramble(j, q['len']) * shards}\n" for j in range(lo, hi))
         label = f"part {k}/{shards} " if shards > 1 else ""
-        proc = subprocess.run([exe, *FLAGS.get(rec["order"], []), rec["piece"], rec["square"], str(rec["bits"]), str(task_bits), "-"],
-                              input=tasks, capture_output=True, text=True)
-        m = re.search(r": (\d+) magics, (\d+) nodes", proc.stdout)
+        with walks_lock:
+            if stopping.is_set():
+                return None
+            proc = subprocess.Popen([exe, *FLAGS.get(rec["order"], []), rec["piece"], rec["square"], str(rec["bits"]),
+                                     str(task_bits), "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+            walks.add(proc)
+        try:
+            out, err = proc.communicate(tasks)
+        finally:
+            with walks_lock:
+                walks.discard(proc)
+        if stopping.is_set():
+            return None
+        m = re.search(r": (\d+) magics, (\d+) nodes", out)
         if proc.returncode != 0 or not m:
             raise RuntimeError(f"{checker} on {label}search order {lo} to {hi - 1} failed "
-                               f"(exit {proc.returncode}): {proc.stderr.strip()}")
+                               f"(exit {proc.returncode}): {err.strip()}")
         got_magics, got_nodes = int(m.group(1)), int(m.group(2))
         want = sum(q["nodes"][lo // q["block"]: -(-hi // q["block"])])
         ok = got_nodes == want and got_magics == 0
@@ -185,16 +220,13 @@ def main():
         futures = [pool.submit(run, r) for r in todo]
         for fut in as_completed(futures):
             line = fut.result()
+            if line is None:
+                continue
             with open(log, "a") as f:
                 f.write(line + "\n")
                 f.flush()
                 os.fsync(f.fileno())
             print(line, flush=True)
-    except KeyboardInterrupt:
-        # Ranges not yet begun are dropped; the running ones' C processes got the same SIGINT.
-        pool.shutdown(wait=False, cancel_futures=True)
-        print("check-store: interrupted; the log keeps the ranges done", file=sys.stderr)
-        sys.exit(130)
     except RuntimeError as e:
         pool.shutdown(wait=False, cancel_futures=True)
         fail(str(e))
@@ -202,6 +234,10 @@ def main():
         pool.shutdown(wait=True)
         os.unlink(exe)
         os.rmdir(tmp)
+    if stopping.is_set():
+        print("check-store: stopped; the log keeps the ranges that finished, and the same command resumes",
+              file=sys.stderr)
+        sys.exit(stop_code[0])
     lines = {}
     for line in open(log):
         got = parse(line)
