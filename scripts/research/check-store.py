@@ -171,15 +171,17 @@ def main():
     walks = set()
     walks_lock = threading.Lock()
 
-    def stop(signum, _frame):
-        # A stop from the user: no new range begins, the running walks are killed, and their
-        # ranges are not logged (a killed walk's counts are partial), so the log keeps only
-        # ranges that finished.
-        stop_code[0] = 128 + signum
+    def kill_walks():
+        # No new range begins, the running walks are killed, and their ranges are not logged
+        # (a killed walk's counts are partial), so the log keeps only ranges that finished.
         stopping.set()
         with walks_lock:
             for p in walks:
                 p.kill()
+
+    def stop(signum, _frame):
+        stop_code[0] = 128 + signum
+        kill_walks()
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
@@ -228,6 +230,8 @@ def main():
                 os.fsync(f.fileno())
             print(line, flush=True)
     except RuntimeError as e:
+        # A failed walk: the others are stopped too rather than waited for.
+        kill_walks()
         pool.shutdown(wait=False, cancel_futures=True)
         fail(str(e))
     finally:
