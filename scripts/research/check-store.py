@@ -167,7 +167,7 @@ def main():
             f.write(f"# {name}: {checker}.c against {os.path.relpath(a.store, ROOT)}, 2^{task_bits} tasks{split}\n")
 
     stopping = threading.Event()
-    stop_code = [130]
+    stop_code = 130
     walks = set()
     walks_lock = threading.Lock()
 
@@ -180,7 +180,8 @@ def main():
                 p.kill()
 
     def stop(signum, _frame):
-        stop_code[0] = 128 + signum
+        nonlocal stop_code
+        stop_code = 128 + signum
         kill_walks()
 
     signal.signal(signal.SIGINT, stop)
@@ -241,7 +242,7 @@ def main():
     if stopping.is_set():
         print("check-store: stopped; the log keeps the ranges that finished, and the same command resumes",
               file=sys.stderr)
-        sys.exit(stop_code[0])
+        sys.exit(stop_code)
     lines = {}
     for line in open(log):
         got = parse(line)
