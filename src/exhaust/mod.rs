@@ -35,7 +35,9 @@
 
 mod bits;
 pub mod campaign;
+mod join;
 mod ring;
+mod slots;
 mod topdown;
 mod trim;
 mod word;
@@ -497,6 +499,25 @@ impl<'p> Searcher<'p> {
             engine: Engine::Ring(ring::RingSearch::new(plan)),
             out: Out::default(),
             task_mask: (1u64 << plan.task_bits) - 1,
+        }
+    }
+
+    /// The same searcher with the trimmed walk's join tests off (they change the time, never
+    /// the nodes).
+    #[cfg(test)]
+    fn without_join_tests(mut self) -> Searcher<'p> {
+        if let Engine::Trim(e) = &mut self.engine {
+            e.without_join_tests();
+        }
+        self
+    }
+
+    /// The nodes the trimmed walk's join tests killed so far.
+    #[cfg(test)]
+    fn join_killed(&self) -> u64 {
+        match &self.engine {
+            Engine::Trim(e) => e.join_killed,
+            _ => 0,
         }
     }
 

@@ -442,39 +442,48 @@ fn high_order_tasks_around_published_rook_magics_match_brute_force() {
     );
 }
 
-/// The shape the high order is for, small enough for brute force: a rook of rank 1 or 2 with
-/// its whole rank part and one or two file squares next to it (the others empty), moved up the
-/// board so that the period is at most 2^22. Both orders and brute force see the same magics
-/// at every bit count where both answers occur.
+/// The low-rook shapes: a square of rank 1 or 2 and how many of its file squares to keep.
+const LOW_ROOK_SHAPES: [(&str, usize); 4] = [("e2", 2), ("b2", 2), ("d1", 2), ("h2", 1)];
+
+/// The shape the high order is for, small enough for brute force: rook `sq` of rank 1 or 2 with
+/// its whole rank part and the first `keep_file` file squares (the others empty), moved up the
+/// board so that the period is at most 2^22.
+fn low_rook_shape(sq: &str, keep_file: usize) -> (u64, Vec<(u64, u64)>) {
+    let t = target(Piece::Rook, sq);
+    let full = Occupancies::new(t).mask.0;
+    let rank = full & (0xff << (t.square.index() / 8 * 8));
+    let file: Vec<u64> = (0..64)
+        .filter(|s| (full & !rank) >> s & 1 == 1)
+        .map(|s| 1u64 << s)
+        .take(keep_file)
+        .collect();
+    let mask = file.iter().fold(rank, |a, f| a | f);
+    let up = mask.leading_zeros();
+    let mut pairs = Vec::new();
+    let mut occ = 0u64;
+    loop {
+        let att = crate::attacks::attacks_slow(t.piece, t.square, crate::Bitboard(occ)).0;
+        pairs.push((occ << up, att));
+        occ = occ.wrapping_sub(mask) & mask;
+        if occ == 0 {
+            break;
+        }
+    }
+    let mask = mask << up;
+    assert!(
+        64 - mask.trailing_zeros() <= 22,
+        "{sq}: period too long for brute force"
+    );
+    (mask, pairs)
+}
+
+/// Both orders and brute force see the same magics on the low-rook shapes at every bit count
+/// where both answers occur.
 #[test]
 fn both_orders_match_brute_force_on_low_rook_shapes() {
     let (mut zero, mut nonzero) = (0, 0);
-    for (sq, keep_file) in [("e2", 2), ("b2", 2), ("d1", 2), ("h2", 1)] {
-        let t = target(Piece::Rook, sq);
-        let full = Occupancies::new(t).mask.0;
-        let rank = full & (0xff << (t.square.index() / 8 * 8));
-        let file: Vec<u64> = (0..64)
-            .filter(|s| (full & !rank) >> s & 1 == 1)
-            .map(|s| 1u64 << s)
-            .take(keep_file)
-            .collect();
-        let mask = file.iter().fold(rank, |a, f| a | f);
-        let up = mask.leading_zeros();
-        let mut pairs = Vec::new();
-        let mut occ = 0u64;
-        loop {
-            let att = crate::attacks::attacks_slow(t.piece, t.square, crate::Bitboard(occ)).0;
-            pairs.push((occ << up, att));
-            occ = occ.wrapping_sub(mask) & mask;
-            if occ == 0 {
-                break;
-            }
-        }
-        let mask = mask << up;
-        assert!(
-            64 - mask.trailing_zeros() <= 22,
-            "{sq}: period too long for brute force"
-        );
+    for (sq, keep_file) in LOW_ROOK_SHAPES {
+        let (mask, pairs) = low_rook_shape(sq, keep_file);
         for bits in 2..=mask.count_ones() {
             let want = brute_force(mask, &pairs, bits);
             let low = plain_all(&Plan::from_pairs(mask, &pairs, bits));
@@ -548,4 +557,82 @@ fn the_folded_order_finds_each_published_rook_magic_or_its_negation() {
         checked >= 16,
         "only {checked} published rook magics of ranks 1 to 4"
     );
+}
+
+/// The trimmed walk's join tests change the time, never the nodes: with them and without, the
+/// same nodes and magics task by task, on the open questions' rooks and on the low-rook shapes
+/// (where brute force covers the magics above). In the tests every node a join test kills is
+/// also taken through the walk, which must kill it too. The join tests must kill some nodes
+/// on each rook, or they would not be tested here.
+#[test]
+fn the_join_tests_change_no_node_count() {
+    let stop = AtomicBool::new(false);
+    // The nodes with and without, task by task until `enough` nodes; the nodes killed.
+    let same = |plan: &Plan, tasks: &mut dyn Iterator<Item = u64>, enough: u64, what: &str| {
+        let mut with = Searcher::new(plan);
+        let mut without = Searcher::new(plan).without_join_tests();
+        with.collect_magics();
+        without.collect_magics();
+        let mut nodes = 0;
+        for t in tasks {
+            let a = with.run_task(t, &stop).unwrap();
+            assert_eq!(a, without.run_task(t, &stop).unwrap(), "{what}, task {t}");
+            nodes += a.nodes;
+            if nodes >= enough {
+                break;
+            }
+        }
+        assert_eq!(with.collected(), without.collected(), "{what}");
+        assert_eq!(without.join_killed(), 0);
+        with.join_killed()
+    };
+    for (sq, bits) in [("g1", 9), ("a1", 11), ("a2", 10), ("h2", 10)] {
+        for order in [Order::Fold, Order::Trim] {
+            let plan = Plan::new(target(Piece::Rook, sq), bits)
+                .with_task_bits(24)
+                .with_order(order);
+            // Tasks scattered over the lower half, where the folded search has its work.
+            let mut tasks = (0..4096u64).map(|j| j.wrapping_mul(0x9e37_79b9) % (1 << 23));
+            let what = format!("rook {sq} at {bits}, {order}");
+            let killed = same(&plan, &mut tasks, 100_000, &what);
+            assert!(killed > 0, "{what}: no join test killed");
+        }
+    }
+    // A shape whose second file square's family can be tested: rook a1 with d1 to g1, a2 and
+    // a3, moved up until a3 is the highest square a tested family's square may be (`bits`
+    // below the top), so that the join tests kill; brute force over the period too.
+    let mut killed = 0;
+    let t = target(Piece::Rook, "a1");
+    let shape = 0x0001_0178u64; // d1 e1 f1 g1 a2 a3
+    for bits in 2..=7 {
+        let up = shape.leading_zeros() - bits;
+        let pairs: Vec<(u64, u64)> = subsets(shape)
+            .map(|o| {
+                let att = crate::attacks::attacks_slow(t.piece, t.square, crate::Bitboard(o));
+                (o << up, att.0)
+            })
+            .collect();
+        let mask = shape << up;
+        let want = brute_force(mask, &pairs, bits);
+        for order in [Order::Fold, Order::Trim] {
+            let plan = Plan::from_pairs(mask, &pairs, bits)
+                .with_task_bits(3)
+                .with_order(order);
+            let what = format!("rook a1 tower, {bits} bits, {order}");
+            killed += same(&plan, &mut (0..plan.tasks()), u64::MAX, &what);
+            assert_eq!(run_all(&plan, Searcher::new(&plan)).0, want, "{what}");
+        }
+    }
+    assert!(killed > 0, "no join test killed on the tower");
+}
+
+/// Every subset of `mask`, the empty one first (carry-rippler).
+fn subsets(mask: u64) -> impl Iterator<Item = u64> {
+    let mut next = Some(0u64);
+    std::iter::from_fn(move || {
+        let o = next?;
+        let n = o.wrapping_sub(mask) & mask;
+        next = (n != 0).then_some(n);
+        Some(o)
+    })
 }

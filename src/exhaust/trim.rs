@@ -24,14 +24,17 @@
 //! A surviving node descends to the smallest dyadic window that holds its interval and splits
 //! it in two halves, each a node; at a single value of `m` every subset is exact, and a
 //! surviving node is a magic. The nodes counted are the nodes entered.
+//!
+//! A node where a large family joins goes first to that family's join test ([`super::join`]):
+//! the family against the table, bit-parallel over the whole interval, kills at once most of
+//! the nodes the walk would kill there, and never another, so the nodes entered, and every
+//! residue, do not depend on it.
 
 use std::sync::atomic::AtomicBool;
 
+use super::join::JoinTest;
+use super::slots::{Masks, Table, SLOTS};
 use super::{Out, Plan};
-
-/// The length of the slot array and of its undo list, a power of two so that a masked index
-/// needs no bounds check.
-const SLOTS: usize = 1 << 13;
 
 /// The slots of the largest table (12 bits): a slot index is masked with `MOST_SLOTS - 1`.
 const MOST_SLOTS: usize = 1 << 12;
@@ -93,6 +96,9 @@ pub(crate) struct Trim {
     leaf: Vec<u16>,
     period_bits: u32,
     task_bits: u32,
+    /// Nodes the join tests killed, for the tests.
+    #[cfg(test)]
+    pub(super) join_killed: u64,
 }
 
 /// A node's interval and where it writes.
@@ -173,9 +179,29 @@ impl Trim {
                     join: j,
                     start: k,
                     end: k + 1,
+                    test: None,
                 }),
             }
         }
+        // The join tests: each family's, with the attack ids that no earlier family has.
+        {
+            let mut seen = vec![false; usize::from(plan.attacks) + 1];
+            for f in &mut families {
+                let members = &subsets[f.start..f.end];
+                let (x, _) = members[0];
+                if x.is_power_of_two() {
+                    let novel = |a: u16| !seen[usize::from(a)];
+                    f.test = JoinTest::new(members, x.trailing_zeros(), shift, novel);
+                }
+                for &(_, a) in members {
+                    seen[usize::from(a)] = true;
+                }
+            }
+        }
+        let masks = families
+            .iter()
+            .any(|f| f.test.is_some())
+            .then(|| Masks::new(plan.bits, plan.attacks));
         let width = plan.period_bits - plan.task_bits;
         assert!(1usize << plan.bits <= SLOTS, "at most 12 bits");
         Trim {
@@ -189,15 +215,14 @@ impl Trim {
             shift,
             slot_mask: (1 << plan.bits) - 1,
             width,
-            table: Box::new(Table {
-                slots: [0; SLOTS],
-                undo: [0; SLOTS],
-            }),
+            table: Table::new(masks),
             fold,
             all,
             leaf: vec![0; 1 << plan.bits],
             period_bits: plan.period_bits,
             task_bits: plan.task_bits,
+            #[cfg(test)]
+            join_killed: 0,
         }
     }
 
@@ -236,13 +261,16 @@ impl Trim {
             last: true,
         };
         self.node(root, out, stop);
-        debug_assert!(self.table.slots[..MOST_SLOTS].iter().all(|&s| s == 0));
+        debug_assert!(self.table.is_empty());
     }
 
     /// Enters node `n`: takes its interval to the fixpoint of the two rules, and if it
     /// survives, counts the magic or enters its two halves.
     fn node(&mut self, n: Node, out: &mut Out, stop: &AtomicBool) {
         out.nodes(1, stop);
+        if self.join_kills(&n) {
+            return;
+        }
         // The last child works on its parent's list in place: the parent needs it no more.
         let own = if n.last {
             n.from
@@ -336,10 +364,55 @@ impl Trim {
                 }
             }
         }
-        let t = &mut *self.table;
-        for k in n.undo..s.undo {
-            t.slots[usize::from(t.undo[k & (SLOTS - 1)]) & (SLOTS - 1)] = 0;
+        self.table.take_back(n.undo, s.undo);
+    }
+
+    /// Whether the family that joins at node `n` kills it: the join test, which kills only
+    /// nodes the walk would kill (`join.rs`). Checked against the walk in the tests.
+    fn join_kills(&mut self, n: &Node) -> bool {
+        let w = n.hi - n.lo;
+        let Some(f) = self.families.get_mut(n.next) else {
+            return false;
+        };
+        let join = f.join;
+        let Some(test) = f.test.as_mut().filter(|_| w < join) else {
+            return false;
+        };
+        let Some(masks) = self.table.masks_at(n.undo) else {
+            return false;
+        };
+        let kills = test.kills(masks, n.known.wrapping_add(n.lo), w, self.fold, self.shift);
+        #[cfg(test)]
+        if kills {
+            self.assert_walk_kills(n);
+            self.join_killed += 1;
         }
+        kills
+    }
+
+    /// The same engine without its join tests, to compare the two in the tests.
+    #[cfg(test)]
+    pub(super) fn without_join_tests(&mut self) {
+        self.families.iter_mut().for_each(|f| f.test = None);
+        self.table.drop_masks();
+    }
+
+    /// The walk on node `n` dies too (the join test's promise), and leaves everything as it
+    /// found it.
+    #[cfg(test)]
+    fn assert_walk_kills(&mut self, n: &Node) {
+        let own = n.from + n.len;
+        self.lists.copy_within(n.from..n.from + n.len, own);
+        let mut s = Fix {
+            lo: n.lo,
+            hi: n.hi,
+            next: n.next,
+            len: n.len,
+            undo: n.undo,
+        };
+        let alive = self.fixpoint(n.known, own, &mut s);
+        self.table.take_back(n.undo, s.undo);
+        assert!(!alive, "the join test killed a node the walk keeps: {n:?}");
     }
 
     /// Whether `m` is a magic, by the definition; counts and offers it (fold).
@@ -493,8 +566,7 @@ impl Trim {
                 // Exact in an empty slot (no clash, so `scan` stopped for exactness): placed,
                 // and the list is checked again.
                 debug_assert!(d.exact);
-                t.slots[d.b0] = e.a;
-                t.undo[undo_end & (SLOTS - 1)] = d.b0 as u16;
+                t.place(d.b0, e.a, undo_end);
                 undo_end += 1;
                 limit = len;
                 wrap = Some(write);
@@ -648,8 +720,7 @@ fn trim(
     if first == end {
         let b = (b0.wrapping_add(first) as usize) & slot_mask;
         if t.slots[b] == 0 {
-            t.slots[b] = a;
-            t.undo[s.undo & (SLOTS - 1)] = b as u16;
+            t.place(b, a, s.undo);
             s.undo += 1;
         }
         Trimmed::Placed
@@ -672,20 +743,13 @@ fn join_new(families: &[Family], entries: &[Entry; MOST], ring: &mut [Entry; MOS
 }
 
 /// A run of subsets that join at the same width.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 struct Family {
     join: u64,
     start: usize,
     end: usize,
-}
-
-/// The slot array and its undo list, behind one pointer.
-#[derive(Clone, Debug)]
-struct Table {
-    /// Attack id per slot, 0 when empty.
-    slots: [u16; SLOTS],
-    /// Slots written on the path to the node, to take back.
-    undo: [u16; SLOTS],
+    /// The family tested as a whole where it joins (`join.rs`), if it is worth it.
+    test: Option<JoinTest>,
 }
 
 /// A node's state while its fixpoint is taken.
