@@ -24,6 +24,10 @@
 //!   each value standing for itself and its negation: the default on the rooks of ranks 1 to
 //!   4.
 //!
+//! The trimmed walk keeps its slot table in `slots.rs`, and `join.rs` tests a family against
+//! it where the family joins, which kills only nodes the walk kills: it changes the time, not
+//! the nodes.
+//!
 //! The space is cut into *tasks* ([`Plan::task_bits`] bits of `m`: the lowest in the low order,
 //! the period's highest in the others); a [`Searcher`] searches one task. Tasks are
 //! independent and deterministic, so the machinery that turns them into a campaign lives apart

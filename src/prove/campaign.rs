@@ -52,16 +52,17 @@ impl Stage {
 
 /// What the open rook questions cost `exhaust --order fold`, the default on them, in
 /// CPU-hours, as measured on one quiet thread (`magichunt bench --estimate rook:SQ:BITS
-/// --order fold --task-bits 24 --budget 30s --seed 1`, docs/speed.md, "Folding the period by
-/// negation", 2026-11-26). Only an order: the campaign takes a stage's questions cheapest
-/// first, and those not listed after them by square.
+/// --order fold --task-bits 24 --budget 30s --seed 1`: b1 and c1 on 2026-11-26, docs/speed.md,
+/// "Folding the period by negation"; the others with the join test on 2026-12-01, "The join
+/// test"). Only an order: the campaign takes a stage's questions cheapest first, and those
+/// not listed after them by square.
 const FOLD_HOURS: [(&str, u32, f64); 6] = [
     ("b1", 10, 10.8),
     ("c1", 10, 11.4),
-    ("e1", 10, 18.2),
-    ("h2", 10, 27.7),
-    ("f1", 10, 52.6),
-    ("h1", 11, 4270.0),
+    ("e1", 10, 18.0),
+    ("h2", 10, 21.5),
+    ("f1", 10, 54.7),
+    ("h1", 11, 2697.0),
 ];
 
 /// The place of `q` in [`FOLD_HOURS`], or past its end.
