@@ -1,5 +1,6 @@
 //! The join test of the trimmed walk ([`super::trim`]): a family of subsets tested as a whole,
-//! bit-parallel, at the node where it joins, before the walk takes the node to its fixpoint.
+//! bit-parallel, where it joins: at a node's entry, before the walk takes the node to its
+//! fixpoint, or inside the walk, when trims have narrowed the interval enough for it to join.
 //!
 //! Where a large family joins, nearly every node dies (on rook g1 at 9 bits, 99.8 % of the
 //! nodes where the 256 subsets of g5's family join), and the walk pays for each death with a
@@ -15,7 +16,9 @@
 //! set in the table the node entered with, no value of the cell survives the walk: the walk's
 //! fixpoint keeps a value at its lower end only where that member's slot there, or folded its
 //! other system's, is compatible with a table that holds at least the entry's. So a node where
-//! every cell is excluded by some member dies in the walk, and the test kills it at once.
+//! every cell is excluded by some member dies in the walk, and the test kills it at once. The
+//! same holds inside the walk, with the interval and the table the walk has reached: its
+//! fixpoint lies within that interval, with at least that table.
 //!
 //! **Bit-parallel.** A cell is excluded when `C(s_k) | C(s_(k+1))` is false, `C` being the
 //! member's compatible slots (empty, or holding its attack set). Split the cells by parity:

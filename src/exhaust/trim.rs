@@ -25,10 +25,11 @@
 //! it in two halves, each a node; at a single value of `m` every subset is exact, and a
 //! surviving node is a magic. The nodes counted are the nodes entered.
 //!
-//! A node where a large family joins goes first to that family's join test ([`super::join`]):
-//! the family against the table, bit-parallel over the whole interval, kills at once most of
-//! the nodes the walk would kill there, and never another, so the nodes entered, and every
-//! residue, do not depend on it.
+//! Where a large family joins, at a node's entry or inside its walk once trims have narrowed
+//! the interval, it goes first to its join test ([`super::join`]): the family against the
+//! table, bit-parallel over the whole interval, kills at once most of the nodes the walk
+//! would kill there, and never another, so the nodes entered, and every residue, do not
+//! depend on it.
 
 use std::sync::atomic::AtomicBool;
 
@@ -96,9 +97,14 @@ pub(crate) struct Trim {
     leaf: Vec<u16>,
     period_bits: u32,
     task_bits: u32,
+    /// Whether the join tests run (off to check their kills against the walk alone).
+    tests_on: bool,
     /// Nodes the join tests killed, for the tests.
     #[cfg(test)]
     pub(super) join_killed: u64,
+    /// Whether the last walk ended at a join test's kill, for the tests.
+    #[cfg(test)]
+    walk_test_killed: bool,
 }
 
 /// A node's interval and where it writes.
@@ -221,8 +227,11 @@ impl Trim {
             leaf: vec![0; 1 << plan.bits],
             period_bits: plan.period_bits,
             task_bits: plan.task_bits,
+            tests_on: true,
             #[cfg(test)]
             join_killed: 0,
+            #[cfg(test)]
+            walk_test_killed: false,
         }
     }
 
@@ -271,8 +280,9 @@ impl Trim {
         if self.join_kills(&n) {
             return;
         }
-        // The last child works on its parent's list in place: the parent needs it no more.
-        let own = if n.last {
+        // The last child works on its parent's list in place: the parent needs it no more
+        // (in the tests it keeps it, for `assert_walk_kills`).
+        let own = if n.last && !cfg!(test) {
             n.from
         } else {
             self.lists
@@ -287,6 +297,13 @@ impl Trim {
             undo: n.undo,
         };
         let alive = self.fixpoint(n.known, own, &mut s);
+        #[cfg(test)]
+        if std::mem::take(&mut self.walk_test_killed) {
+            self.table.take_back(n.undo, s.undo);
+            s.undo = n.undo;
+            self.assert_walk_kills(&n);
+            self.join_killed += 1;
+        }
         if alive && !out.stopped {
             if n.t == 0 && self.fold {
                 self.leaf_check(n.known, out);
@@ -370,6 +387,9 @@ impl Trim {
     /// Whether the family that joins at node `n` kills it: the join test, which kills only
     /// nodes the walk would kill (`join.rs`). Checked against the walk in the tests.
     fn join_kills(&mut self, n: &Node) -> bool {
+        if !self.tests_on {
+            return false;
+        }
         let w = n.hi - n.lo;
         let Some(f) = self.families.get_mut(n.next) else {
             return false;
@@ -395,12 +415,14 @@ impl Trim {
     pub(super) fn without_join_tests(&mut self) {
         self.families.iter_mut().for_each(|f| f.test = None);
         self.table.drop_masks();
+        self.tests_on = false;
     }
 
-    /// The walk on node `n` dies too (the join test's promise), and leaves everything as it
-    /// found it.
+    /// The walk on node `n` without the join tests dies too (their promise), and leaves
+    /// everything as it found it.
     #[cfg(test)]
     fn assert_walk_kills(&mut self, n: &Node) {
+        let tests_on = std::mem::replace(&mut self.tests_on, false);
         let own = n.from + n.len;
         self.lists.copy_within(n.from..n.from + n.len, own);
         let mut s = Fix {
@@ -412,6 +434,7 @@ impl Trim {
         };
         let alive = self.fixpoint(n.known, own, &mut s);
         self.table.take_back(n.undo, s.undo);
+        self.tests_on = tests_on;
         assert!(!alive, "the join test killed a node the walk keeps: {n:?}");
     }
 
@@ -503,6 +526,7 @@ impl Trim {
         shift: u32,
     ) -> bool {
         join_new(&self.families, &self.entries, ring, s);
+        let tests_on = self.tests_on;
         let (mut read, mut write) = (0usize, 0usize);
         let mut len = s.len;
         let mut limit = len;
@@ -555,7 +579,25 @@ impl Trim {
                         write += 1;
                     }
                 }
+                let joined = s.next;
                 join_new(&self.families, &self.entries, ring, s);
+                if s.next > joined && tests_on {
+                    // A family joined after the trims: its join test against the table now.
+                    let base = known.wrapping_add(s.lo);
+                    for f in &mut self.families[joined..s.next] {
+                        let (Some(test), Some(masks)) = (f.test.as_mut(), t.masks_at(s.undo))
+                        else {
+                            continue;
+                        };
+                        if test.kills(masks, base, s.hi - s.lo, FOLD, shift) {
+                            #[cfg(test)]
+                            {
+                                self.walk_test_killed = true;
+                            }
+                            return false;
+                        }
+                    }
+                }
                 len = s.len;
                 limit = len;
                 wrap = Some(write - usize::from(done == Trimmed::Kept));
