@@ -125,6 +125,19 @@ struct Node {
     last: bool,
 }
 
+impl Node {
+    /// The walk's state at the node's entry.
+    fn fix(&self) -> Fix {
+        Fix {
+            lo: self.lo,
+            hi: self.hi,
+            next: self.next,
+            len: self.len,
+            undo: self.undo,
+        }
+    }
+}
+
 /// What a trim found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Trimmed {
@@ -289,13 +302,7 @@ impl Trim {
                 .copy_within(n.from..n.from + n.len, n.from + n.len);
             n.from + n.len
         };
-        let mut s = Fix {
-            lo: n.lo,
-            hi: n.hi,
-            next: n.next,
-            len: n.len,
-            undo: n.undo,
-        };
+        let mut s = n.fix();
         let alive = self.fixpoint(n.known, own, &mut s);
         #[cfg(test)]
         if std::mem::take(&mut self.walk_test_killed) {
@@ -425,13 +432,7 @@ impl Trim {
         let tests_on = std::mem::replace(&mut self.tests_on, false);
         let own = n.from + n.len;
         self.lists.copy_within(n.from..n.from + n.len, own);
-        let mut s = Fix {
-            lo: n.lo,
-            hi: n.hi,
-            next: n.next,
-            len: n.len,
-            undo: n.undo,
-        };
+        let mut s = n.fix();
         let alive = self.fixpoint(n.known, own, &mut s);
         self.table.take_back(n.undo, s.undo);
         self.tests_on = tests_on;
