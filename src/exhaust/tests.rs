@@ -600,7 +600,8 @@ fn the_join_tests_change_no_node_count() {
     }
     // A shape whose second file square's family can be tested: rook a1 with d1 to g1, a2 and
     // a3, moved up until a3 is the highest square a tested family's square may be (`bits`
-    // below the top), so that the join tests kill; brute force over the period too.
+    // below the top), so that the join tests kill; brute force over the period too, at three
+    // splits.
     let mut killed = 0;
     let t = target(Piece::Rook, "a1");
     let shape = 0x0001_0178u64; // d1 e1 f1 g1 a2 a3
@@ -614,11 +615,14 @@ fn the_join_tests_change_no_node_count() {
             .collect();
         let mask = shape << up;
         let want = brute_force(mask, &pairs, bits);
-        for order in [Order::Fold, Order::Trim] {
+        for (task_bits, order) in [0, 3, 9]
+            .into_iter()
+            .flat_map(|t| [(t, Order::Fold), (t, Order::Trim)])
+        {
             let plan = Plan::from_pairs(mask, &pairs, bits)
-                .with_task_bits(3)
+                .with_task_bits(task_bits)
                 .with_order(order);
-            let what = format!("rook a1 tower, {bits} bits, {order}");
+            let what = format!("rook a1 tower, {bits} bits, {task_bits} task bits, {order}");
             killed += same(&plan, &mut (0..plan.tasks()), u64::MAX, &what);
             assert_eq!(run_all(&plan, Searcher::new(&plan)).0, want, "{what}");
         }
