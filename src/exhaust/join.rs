@@ -96,7 +96,9 @@ impl JoinTest {
                     inv,
                     score: 0,
                 };
-                (dd2 * 128 <= whole).then_some((!novel(a), m))
+                // At most a slot of drift (on tables of 6 bits or fewer `dd2` can reach 2^57).
+                let qualifies = dd2.checked_mul(128).is_some_and(|d| d <= whole);
+                qualifies.then_some((!novel(a), m))
             })
             .collect();
         if tested.len() < MIN_MEMBERS {
