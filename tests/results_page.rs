@@ -176,7 +176,7 @@ fn every_row_of_the_results_page_is_the_shipped_stores() {
     assert!(rows.len() > 60, "only {} rows", rows.len());
     let mut nones = BTreeSet::new();
     for (_, cells) in &rows {
-        let [q, answer, method, nodes, cpu, second, evidence, _reproduce, _date, published] =
+        let [q, answer, method, nodes, cpu, second, evidence, reproduce, _date, published] =
             cells.as_slice()
         else {
             panic!("{PAGE}: a row of {} cells: {cells:?}", cells.len());
@@ -209,6 +209,19 @@ fn every_row_of_the_results_page_is_the_shipped_stores() {
             .unwrap();
         if answer == "**none**" {
             assert!(proven, "{q:?}: the page says none, the store has no proof");
+            // The search again, as the proof records it, from a new store.
+            let proof = store["proofs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| plain(x) && key(x) == q)
+                .unwrap();
+            if let Some(c) = proof.get("command").and_then(Value::as_str) {
+                assert!(
+                    reproduce.starts_with(&format!("`{c} --store ")),
+                    "{q:?}: reproduce `{reproduce}`, the proof's command `{c}`"
+                );
+            }
             nones.insert(q.clone());
         } else if let Some(m) = answer.strip_prefix('`') {
             let m = &m[..m.find('`').unwrap()];
@@ -236,6 +249,13 @@ fn every_row_of_the_results_page_is_the_shipped_stores() {
                 method.starts_with(&format!("`exhaust`, {order}")),
                 "{q:?}: `{method}`, the record's order is {order}"
             );
+            // The same search, node for node: its order, whatever the square's default.
+            if order != "low" && reproduce.contains(" exhaust ") {
+                assert!(
+                    reproduce.contains(&format!(" --order {order} ")),
+                    "{q:?}: `{reproduce}` does not search in the order {order}"
+                );
+            }
             let n = sum(rec, "nodes");
             assert_eq!(number(nodes), Some(n), "{q:?}: nodes");
             assert_cpu(cpu, sum(rec, "seconds"), &q);
