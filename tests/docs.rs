@@ -1,7 +1,8 @@
 //! What the README and `docs/` promise an engine author and a shell user: the engine examples
 //! are the files in `tests/examples/`, quoted exactly, and they build and run against a real
 //! export; every `magichunt` command in a shell block parses with the binary's own command
-//! line and every script named exists; `completions` and `man` produce what their names say.
+//! line and every script named exists; `completions` and `man` produce what their names say;
+//! the README and the reference keep their size, and nothing speaks of working periods.
 
 use crate::common;
 
@@ -452,4 +453,63 @@ fn every_link_in_the_docs_leads_somewhere() {
         }
     }
     assert!(checked > 30, "only {checked} links");
+}
+
+/// The README is a front door (at most 150 lines) and every file directly under `docs/` is
+/// reference (at most 600 lines); what was tried and dropped goes to `docs/log/`.
+#[test]
+fn the_readme_and_the_reference_keep_their_size() {
+    let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
+    let readme = lines(Path::new("README.md"));
+    assert!(readme <= 150, "README.md has {readme} lines");
+    for doc in documents()
+        .iter()
+        .filter(|d| d.parent() == Some(Path::new("docs")))
+    {
+        let n = lines(doc);
+        assert!(
+            n <= 600,
+            "{} has {n} lines: move narrative to docs/log/",
+            doc.display()
+        );
+    }
+}
+
+/// The project speaks of itself by dates, commits, commands and CPU-hours, never of working
+/// periods: no text file of the repository uses the word (a process group's, as `setsid`
+/// makes, is the one exception, and it is written as `setsid`).
+#[test]
+fn nothing_speaks_of_working_periods() {
+    let word = ["ses", "sion"].concat();
+    let mut checked = 0;
+    let mut files = vec![PathBuf::from("README.md"), PathBuf::from("CHANGELOG.md")];
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    for dir in [
+        "docs", "src", "scripts", "tests", "bench", "examples", ".ci", "results",
+    ] {
+        walk(Path::new(dir), &mut files);
+    }
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue; // not text (certificates, pools)
+        };
+        for (i, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            let hit = lower
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == word || w == format!("{word}s"));
+            assert!(!hit, "{}:{}: {line}", f.display(), i + 1);
+        }
+        checked += 1;
+    }
+    assert!(checked > 200, "only {checked} files");
 }
