@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of two magichunt binaries on the exhaustive search of low rook masks, where a change to
-# `exhaust` can win on one shape and lose on another (docs/speed.md, "Placing as it checks").
+# `exhaust` can win on one shape and lose on another (docs/log/2026-11-24-low-masks.md, "Placing as it checks").
 # Runs both binaries interleaved on the same seeded samples of three shapes and prints, per
 # shape, the median seconds a task of each, the ratio B/A, and whether their node counts agree
 # (the same samples must give the same nodes: a difference is an error, exit 1).

@@ -49,7 +49,7 @@ retry="${SAVE_RETRY_DELAY:-60}"
 while [ "$stopping" -eq 0 ]; do
     echo "=== $(date -u +%Y-%m-%dT%H:%M:%SZ) start: $bin hunt --store $store --quiet ${extra[*]}" >>"$log"
     from=$(wc -l <"$log")
-    # Its own session: a terminal's Ctrl-C reaches only this script, which passes on
+    # Apart from the terminal (setsid): its Ctrl-C reaches only this script, which passes on
     # exactly one SIGINT (two would abort the hunt without saving).
     $setsid nice -n "${NICE:-10}" "$bin" hunt --store "$store" --quiet "${extra[@]}" >>"$log" 2>&1 &
     child=$!

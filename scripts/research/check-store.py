@@ -15,7 +15,7 @@ fixed scrambling, written again below from its description in src/exhaust/campai
 and compares each range's node count and magic count with the store's, so a disagreement is
 pinned to a few blocks. Each range's line is appended to the log (default
 results/checks/PIECE-SQUARE-BITS.txt) as soon as it is done, so an interrupted check resumes
-where it stopped, in this session or the next; ranges already in the log are not run again.
+where it stopped, whenever it is run again; ranges already in the log are not run again.
 Exit 0 when every range is done and agrees, 1 on any disagreement, 2 on bad input, 3 when
 ranges are left. SIGINT or SIGTERM (SIGINT also when started in the background, where it is
 otherwise ignored) kills the running C walks, logs nothing for them, and exits 130 or 143.

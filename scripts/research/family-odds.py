@@ -4,7 +4,7 @@
 The families are the rank part R (the 64 subsets of b3..g3) and then F x R with F over the
 first k file squares (h4, then h5, h6, h7), without h2. P(valid) for random 64-bit magics does
 not depend on any search order, so it bounds what a search that fixes the bits a family needs
-(and no more) could prune: see docs/speed.md, "Left for the next step".
+(and no more) could prune: see docs/log/2026-11-24-low-masks.md, "Left for the next step".
 
     scripts/research/family-odds.py [CHUNKS]    # CHUNKS x 100,000 magics (default 20), seed 1
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Is a packed table a first-fit table? (docs/layouts.md, calibration; issue 34)
+"""Is a packed table a first-fit table? (docs/log/2026-11-24-packing-calibration.md; issue 34)
 
     scripts/research/first-fit-order.py results/published/annuss-fixed-shift-2017.json
     scripts/research/first-fit-order.py results/packed-pool.json --order

@@ -468,7 +468,7 @@ impl Trim {
     /// subset still listed has been checked against the final interval and table.
     ///
     /// The common case (both ends compatible) keeps its branches: a branch-free form (the id
-    /// always written, the slot always stored) measured slower (docs/speed.md).
+    /// always written, the slot always stored) measured slower (docs/log/2026-11-26-fold.md).
     fn fixpoint(&mut self, known: u64, own: usize, s: &mut Fix) -> bool {
         let shift = self.shift;
         let whole = 1u64 << shift;

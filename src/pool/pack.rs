@@ -280,8 +280,8 @@ pub fn pack(
 }
 
 /// First-fit decreasing, then the annealing; the best table so far is written to `cfg.out`
-/// at most every [`CHECKPOINT`], so that a kill or the end of a session leaves something to
-/// resume from. Returns the table (its record not yet described) and the packing.
+/// at most every [`CHECKPOINT`], so that a kill or a stop leaves something to resume
+/// from. Returns the table (its record not yet described) and the packing.
 fn anneal(
     cfg: &PackConfig,
     src: &Source,

@@ -52,9 +52,9 @@ impl Stage {
 
 /// What the open rook questions cost `exhaust --order fold`, the default on them, in
 /// CPU-hours, as measured on one quiet thread (`magichunt bench --estimate rook:SQ:BITS
-/// --order fold --task-bits 24 --budget 30s --seed 1`: b1 and c1 on 2026-11-26, docs/speed.md,
-/// "Folding the period by negation"; the others with the join test on 2026-12-01, "The join
-/// test"). Only an order: the campaign takes a stage's questions cheapest first, and those
+/// --order fold --task-bits 24 --budget 30s --seed 1`: b1 and c1 on 2026-11-26,
+/// docs/log/2026-11-26-fold.md; the others with the join test on 2026-12-01, docs/speed.md,
+/// "What the engines cost now"). Only an order: the campaign takes a stage's questions cheapest first, and those
 /// not listed after them by square.
 const FOLD_HOURS: [(&str, u32, f64); 6] = [
     ("b1", 10, 10.8),

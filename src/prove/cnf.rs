@@ -34,6 +34,13 @@ use super::circuit::{at_most_one, Builder, Sig};
 /// The name and version of the encoding, recorded in every proof.
 pub const ENCODING: &str = "magichunt-cnf 1 (ripple-carry products, class slots)";
 
+/// The release of magichunt that defined [`ENCODING`], named in the first comment of every
+/// CNF. The comments are part of the DIMACS text a proof's `cnf_sha256` hashes, so this line
+/// stays as that release wrote it for as long as the encoding is unchanged: were it the
+/// running release's version, every release would turn each recorded certificate, shipped or
+/// a user's, into one for another CNF, and its proof would stop counting.
+pub const ENCODING_RELEASE: &str = "0.1.0";
+
 /// The low `bits` bits of the magic fixed to `value`: one sub-question of a split.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Cube {
@@ -233,7 +240,7 @@ pub fn encode(inst: &Instance, cube: Option<Cube>, title: &str) -> Cnf {
         at_most_one(&mut b, &holders);
     }
     let mut comments = vec![
-        format!("magichunt {}: {title}", env!("CARGO_PKG_VERSION")),
+        format!("magichunt {ENCODING_RELEASE}: {title}"),
         format!("encoding: {ENCODING}"),
         format!(
             "formula {}, mask {:#018x}, {} index bits (shift {}), period 2^{period}",
@@ -285,6 +292,18 @@ mod tests {
                 .filter(|l| l.ends_with(" 0") || *l == "0")
                 .count(),
             cnf.clauses
+        );
+    }
+
+    /// The text a certificate's `cnf_sha256` names does not change with the release: bishop
+    /// d1 at 4 bits hashes as `results/best.json` recorded it when 0.1.0 proved it (2026-11-23).
+    #[test]
+    fn the_hashed_text_is_the_encodings_not_the_releases() {
+        let d1 = crate::Target::new(crate::Piece::Bishop, "d1".parse().unwrap());
+        let q = Question::new(d1, 4, Formula::Plain).unwrap();
+        assert_eq!(
+            crate::prove::sha256(&crate::prove::cnf_of(q, None)),
+            "4b4e2056ca40b10c9baa1705a7db4d50e0b2a79fef064a8e8cb7331f8a3186f1"
         );
     }
 }

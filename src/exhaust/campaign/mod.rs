@@ -1,5 +1,5 @@
 //! The campaign machinery around the engines: what turns the tasks of a period into parts
-//! that many threads, machines and sessions can share, resume and prove with.
+//! that many threads, machines and runs can share, resume and prove with.
 //!
 //! - [`shard`]: part `K` of `M` of the space, and the cursor that resumes it;
 //! - [`residue`]: the evidence a part keeps (a sum per block of its tasks) so that an audit
