@@ -203,6 +203,9 @@ struct Source {
     start: Option<(Vec<usize>, Vec<u32>)>,
     name: String,
     formula: Formula,
+    /// The commands that made a starting table, oldest first (its `commands_before`, then
+    /// its `command`), so that a table resumed many times still says how to rebuild it.
+    history: Vec<String>,
 }
 
 /// Packs as `cfg` says, until the annealing ends or `stop` is set, then hunts magics that fit
@@ -395,6 +398,9 @@ fn meta(
     }
     m.insert("algorithm".to_string(), json!(algorithm));
     m.insert("command".to_string(), json!(cfg.command));
+    if !src.history.is_empty() {
+        m.insert("commands_before".to_string(), json!(src.history));
+    }
     m.insert(
         "cpu_seconds".to_string(),
         json!((cpu * 10.0).round() / 10.0),
@@ -418,12 +424,28 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
             .map_err(|o| PackError::Overlap(format!("{}: {o}", path.display())))?;
         let formula = table.formula().unwrap_or(Formula::Plain);
         let offsets = table.entries.iter().map(|p| p.offset).collect();
+        let mut history: Vec<String> = table
+            .meta
+            .get("commands_before")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().map(str::to_string))
+            .collect();
+        history.extend(
+            table
+                .meta
+                .get("command")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        );
         let groups: Vec<Vec<Entry>> = table.entries.into_iter().map(|p| vec![p.entry]).collect();
         return Ok(Source {
             start: Some((vec![0; groups.len()], offsets)),
             groups,
             name: path.display().to_string(),
             formula,
+            history,
         });
     }
     let from = crate::locate::for_reading(cfg.store.as_deref(), progress);
@@ -443,6 +465,7 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
         start: None,
         name: from.name(),
         formula: cfg.formula,
+        history: Vec::new(),
     })
 }
 
