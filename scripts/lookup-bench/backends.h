@@ -152,7 +152,7 @@ static uint32_t pext_fill(struct pext_square *t, const int dirs[4][2], uint32_t 
  * On one line through the slider's square s (a file or a diagonal, without s itself) let o
  * be the occupied squares. o - s sets every square from s up to the nearest blocker above
  * it, clears that blocker, and leaves the rest of o as it was; the same on the reversed line
- * does it downward. The two agree (both o) outside the nearest blockers and at s (both set),
+ * does it downward. The two agree beyond the nearest blockers (both are o there) and at s,
  * so their xor is exactly the squares between the two nearest blockers, both included, less
  * s; the line's mask drops the borrow that runs off the line when nothing blocks:
  *
