@@ -394,7 +394,11 @@ fn pack_fixed_shift_puts_every_rook_at_12_bits_and_every_bishop_at_9() {
     ]));
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&resumed).unwrap()).unwrap();
-    assert_eq!(r["commands_before"], serde_json::json!([t["command"]]), "{r}");
+    assert_eq!(
+        r["commands_before"],
+        serde_json::json!([t["command"]]),
+        "{r}"
+    );
     assert!(r["command"].as_str().unwrap().contains("--from"), "{r}");
 
     let refused = dir.path().join("refused.json");
