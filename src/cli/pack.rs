@@ -39,6 +39,10 @@ pub struct PackArgs {
     /// footprint of the source's and the pool's (a `--from` table's magic always among them).
     #[arg(long, default_value_t = 24)]
     choices: usize,
+    /// Fixed shift: every rook at 12 bits, every bishop at 9 (one shift per piece, written
+    /// into the lookup's code); a store's magic at fewer bits is taken at those bits.
+    #[arg(long)]
+    fixed_shift: bool,
     /// With `--pool`: rank magics by their slots plus their holes of at most this many slots
     /// (default: the pool's own gap).
     #[arg(long)]
@@ -83,6 +87,7 @@ impl TryFrom<&PackArgs> for PackConfig {
             from: a.from.clone(),
             pool: a.pool.clone(),
             choices: a.choices,
+            fixed_shift: a.fixed_shift,
             gap: a.gap,
             out: Some(a.out.clone()).filter(|p| p.as_os_str() != "-"),
             steps: a.steps,

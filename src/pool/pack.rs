@@ -22,9 +22,10 @@ use crate::layout::{
     per_square_size, Fill, Layout, LayoutError, PackedEntry, PackedTable, Pattern,
 };
 use crate::locate::LocateError;
+use crate::magic::verify_question;
 use crate::output::{self, OutputError, Writes};
 use crate::progress::Progress;
-use crate::question::Formula;
+use crate::question::{Formula, Question};
 use crate::size::kib;
 use crate::table::{Entry, Table};
 use crate::timefmt::{format_duration, process_cpu_seconds};
@@ -49,6 +50,11 @@ pub struct PackConfig {
     pub pool: Option<PathBuf>,
     /// With a pool: magics per square the packer chooses among at most (at least 1).
     pub choices: usize,
+    /// Fixed shift: every rook at 12 bits and every bishop at 9, one shift per piece (the
+    /// category of the published fixed-shift tables, whose lookup writes the shift into the
+    /// code). A store's magic at fewer bits is taken at the piece's bits (a magic valid at
+    /// `b` bits is valid at every count above); pool magics at other bits are not offered.
+    pub fixed_shift: bool,
     /// With a pool: rank magics by their slots plus their holes of at most this many slots
     /// (`None`: the pool's own gap).
     pub gap: Option<u32>,
@@ -85,6 +91,7 @@ impl PackConfig {
             from: None,
             pool: None,
             choices: 24,
+            fixed_shift: false,
             gap: None,
             out: None,
             steps: None,
@@ -196,6 +203,9 @@ struct Source {
     start: Option<(Vec<usize>, Vec<u32>)>,
     name: String,
     formula: Formula,
+    /// The commands that made a starting table, oldest first (its `commands_before`, then
+    /// its `command`), so that a table resumed many times still says how to rebuild it.
+    history: Vec<String>,
 }
 
 /// Packs as `cfg` says, until the annealing ends or `stop` is set, then hunts magics that fit
@@ -217,6 +227,9 @@ pub fn pack(
         output::check(out, Writes::PackedTable, &[])?;
     }
     let mut src = source(cfg, progress)?;
+    if cfg.fixed_shift {
+        fix_shift(&mut src, cfg.from.as_deref())?;
+    }
     let pool_note = match &cfg.pool {
         Some(path) => Some(add_pool(&mut src, path, cfg, progress)?),
         None => None,
@@ -377,11 +390,17 @@ fn meta(
     if let Some(note) = pool_note {
         algorithm.push_str(&format!("; {note}"));
     }
+    if cfg.fixed_shift {
+        algorithm.push_str("; fixed shift: every rook at 12 bits, every bishop at 9");
+    }
     if let Some(h) = hunted {
         algorithm.push_str(&format!("; refit hunt: {h}"));
     }
     m.insert("algorithm".to_string(), json!(algorithm));
     m.insert("command".to_string(), json!(cfg.command));
+    if !src.history.is_empty() {
+        m.insert("commands_before".to_string(), json!(src.history));
+    }
     m.insert(
         "cpu_seconds".to_string(),
         json!((cpu * 10.0).round() / 10.0),
@@ -405,12 +424,28 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
             .map_err(|o| PackError::Overlap(format!("{}: {o}", path.display())))?;
         let formula = table.formula().unwrap_or(Formula::Plain);
         let offsets = table.entries.iter().map(|p| p.offset).collect();
+        let mut history: Vec<String> = table
+            .meta
+            .get("commands_before")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().map(str::to_string))
+            .collect();
+        history.extend(
+            table
+                .meta
+                .get("command")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        );
         let groups: Vec<Vec<Entry>> = table.entries.into_iter().map(|p| vec![p.entry]).collect();
         return Ok(Source {
             start: Some((vec![0; groups.len()], offsets)),
             groups,
             name: path.display().to_string(),
             formula,
+            history,
         });
     }
     let from = crate::locate::for_reading(cfg.store.as_deref(), progress);
@@ -430,6 +465,7 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
         start: None,
         name: from.name(),
         formula: cfg.formula,
+        history: Vec::new(),
     })
 }
 
@@ -454,6 +490,7 @@ fn add_pool(
             .of_target(own.target, src.formula)
             .into_iter()
             .filter(|m| !same(&m.entry))
+            .filter(|m| !cfg.fixed_shift || m.entry.bits == own.target.piece.max_bits())
             .map(|m| {
                 let f = if gap == pool.gap {
                     m.footprint
@@ -486,6 +523,41 @@ fn add_pool(
         "magics chosen among the best {choices} per square, by footprint at gap {gap}, of the source's and pool {}",
         path.display(),
     ))
+}
+
+/// Takes every square's magic at its piece's top bits (12 for a rook, 9 for a bishop): a
+/// store's magic at fewer bits is verified again at the piece's bits. A starting table must
+/// already be fixed shift (its offsets would not hold otherwise).
+fn fix_shift(src: &mut Source, from: Option<&Path>) -> Result<(), PackError> {
+    for group in &mut src.groups {
+        let e = &mut group[0];
+        let bits = e.target.piece.max_bits();
+        if e.bits == bits {
+            continue;
+        }
+        if let Some(path) = from {
+            return Err(PackError::Config(format!(
+                "--fixed-shift: {} has {} at {} bits, not {bits} (pack it from a store instead)",
+                path.display(),
+                e.target,
+                e.bits
+            )));
+        }
+        let q = Question {
+            target: e.target,
+            bits,
+            formula: e.formula,
+        };
+        let v = verify_question(q, e.magic).map_err(|c| {
+            PackError::Layout(LayoutError::Format(format!(
+                "the magic of {} at {} bits fails at {bits} (slot {} taken twice)",
+                e.target, e.bits, c.index
+            )))
+        })?;
+        e.extra.insert("from_bits".into(), e.bits.into());
+        (e.bits, e.max_index, e.min_index) = (v.bits, v.max_index, v.min_index);
+    }
+    Ok(())
 }
 
 /// The refit hunt after packing: new magics for the squares at the top of the array, the
