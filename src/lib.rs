@@ -93,7 +93,6 @@ macro_rules! say_inline {
     }};
 }
 
-pub mod atomic;
 pub mod attacks;
 pub mod bench;
 pub mod bitboard;
@@ -102,14 +101,12 @@ pub mod compare;
 pub mod error;
 pub mod exhaust;
 pub mod export;
+pub mod fs;
 pub mod hunt;
-pub mod input;
 pub mod interrupt;
 pub mod layout;
 pub mod locate;
-pub mod lock;
 pub mod magic;
-pub mod output;
 pub mod piece;
 pub mod pool;
 pub mod progress;

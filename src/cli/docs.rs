@@ -9,7 +9,7 @@ use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
 use super::{Opts, Outcome};
-use crate::output::{self, Writes};
+use crate::fs::output::{self, Writes};
 
 /// Arguments of `completions`.
 #[derive(Debug, Args)]
@@ -55,7 +55,7 @@ pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
     let cmd = Opts::command();
     match &args.dir {
         Some(dir) => {
-            std::fs::create_dir_all(dir)
+            crate::fs::create_dir(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             // One page per command (as clap_mangen::generate_to names them), each through the
             // output guard: a page name that is a link to a store does not replace the store.

@@ -10,7 +10,7 @@
 //! with a seed derived from the target, so the output depends on the store's content only.
 //!
 //! Text from the store reaches generated code only through [`comment_text`], and `--out`
-//! never replaces a store ([`crate::output`]).
+//! never replaces a store ([`crate::fs::output`]).
 //!
 //! ```
 //! use magichunt::export::{render, Format, Layout, Options, Source, Tables};

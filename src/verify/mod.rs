@@ -301,13 +301,12 @@ impl TableReport {
                 }
             },
         };
-        let bytes =
-            crate::pool::file::read_json(&path, crate::input::Kind::Other).map_err(|source| {
-                VerifyError::Read {
-                    path: path.clone(),
-                    source,
-                }
-            })?;
+        let bytes = crate::pool::file::read_json(&path, crate::fs::input::Kind::Other).map_err(
+            |source| VerifyError::Read {
+                path: path.clone(),
+                source,
+            },
+        )?;
         TableReport::check(&bytes, &path, per_square)
     }
 
