@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use std::io::Write as _;
-
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
@@ -80,6 +78,9 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         Style::Text => render_text(&report),
         Style::Markdown => render_markdown(&report),
     };
-    std::io::stdout().lock().write_all(text.as_bytes())?;
+    match args.format {
+        Style::Text if !to_stdout && !args.json => super::out::text(&text)?,
+        _ => super::out::document(text.as_bytes())?,
+    }
     Ok(Outcome::Success)
 }

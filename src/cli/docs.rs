@@ -1,7 +1,6 @@
 //! `magichunt completions` and `magichunt man`: shell completions and manual pages, generated
 //! from the clap definitions so they never drift from the command line (as fd and ripgrep do).
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -32,7 +31,7 @@ pub(super) fn completions(args: &CompletionsArgs) -> anyhow::Result<Outcome> {
     let mut cmd = Opts::command();
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "magichunt", &mut out);
-    std::io::stdout().lock().write_all(&out)?;
+    super::out::document(&out)?;
     Ok(Outcome::Success)
 }
 
@@ -67,7 +66,7 @@ pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
         None => {
             let mut out = Vec::new();
             clap_mangen::Man::new(cmd).render(&mut out)?;
-            std::io::stdout().lock().write_all(&out)?;
+            super::out::document(&out)?;
         }
     }
     Ok(Outcome::Success)

@@ -75,7 +75,7 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
             (text, report.is_valid())
         }
     };
-    print!("{text}");
+    super::out::text(&text)?;
     Ok(if valid {
         Outcome::Success
     } else {

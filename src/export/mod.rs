@@ -28,7 +28,7 @@
 //! ```
 
 mod c;
-mod escape;
+
 mod header;
 mod json;
 mod names;
@@ -36,7 +36,7 @@ mod rust;
 mod tables;
 mod write;
 
-pub use escape::comment_text;
+pub use crate::escape::comment_text;
 pub use header::{content_sha256, file_name, header_lines, Source};
 pub use names::Prefix;
 pub use tables::{fill, Packed, Slot, Tables};

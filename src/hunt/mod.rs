@@ -105,7 +105,7 @@ pub enum HuntError {
     #[error(transparent)]
     Save(#[from] SaveError),
     /// The worker pool could not start.
-    #[error("cannot start the worker pool: {0}")]
+    #[error("cannot start the worker pool")]
     Pool(#[from] rayon::ThreadPoolBuildError),
     /// The default store could not be started.
     #[error(transparent)]

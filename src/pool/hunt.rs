@@ -96,7 +96,7 @@ pub enum PoolHuntError {
         source: crate::fs::output::OutputError,
     },
     /// The worker pool could not start.
-    #[error("cannot start the worker pool: {0}")]
+    #[error("cannot start the worker pool")]
     Pool(#[from] rayon::ThreadPoolBuildError),
 }
 

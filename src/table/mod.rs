@@ -293,6 +293,8 @@ pub struct Claim {
     pub max_index: Option<u32>,
     /// The lowest index the file states, if any.
     pub min_index: Option<u32>,
+    /// The entry's other fields, as the file states them (`mask`, `shift`, `offset`, ...).
+    pub extra: BTreeMap<String, Value>,
 }
 
 impl Claim {
@@ -341,7 +343,10 @@ pub fn parse_claims(bytes: &[u8], path: &Path) -> Result<Vec<Claim>, TableError>
     };
     let claims = ctx.each(items, "entry", |ctx, item| {
         let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        ctx.claim(&w)
+        Ok(Claim {
+            extra: w.extra.clone(),
+            ..ctx.claim(&w)?
+        })
     })?;
     Ok(claims
         .into_iter()
