@@ -61,21 +61,27 @@ pub fn comment_text(text: &str) -> String {
     out
 }
 
-/// `text` as Markdown text that renders as exactly these characters, in a paragraph, a
-/// heading or a table cell: every ASCII punctuation character is backslash-escaped (so no
-/// emphasis, link, image, HTML tag, entity, autolink or cell boundary can start; CommonMark
-/// lets any of them be escaped so), and characters that steer a terminal (line ends
-/// included, which would end a table row) become `\u{hex}`.
+/// The characters that start markup inside a line of GitHub's Markdown: escapes, code spans,
+/// emphasis and strikethrough, links and images, HTML tags and autolinks, entities, table
+/// cells, a heading's closing `#`s, math. (Those that mean something only at the start of a
+/// line, lists and headings, never start a cell or the text after a heading's `## `.)
+pub const MARKDOWN_SPECIAL: &str = "\\`*_[]<>&|~#!$";
+
+/// `text` as Markdown text that renders as exactly these characters, inside a paragraph, a
+/// heading or a table cell: each character of [`MARKDOWN_SPECIAL`] is backslash-escaped (so no
+/// emphasis, link, image, HTML tag, entity or cell boundary can start; CommonMark lets any
+/// ASCII punctuation be escaped so), and characters that steer a terminal (line ends included,
+/// which would end a table row) become `\u{hex}`.
 #[must_use]
 pub fn markdown_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_ascii_punctuation() {
+        if MARKDOWN_SPECIAL.contains(c) {
             out.push('\\');
             out.push(c);
         } else if steers_a_terminal(c) {
-            // `\u{hex}` with its punctuation escaped in turn, so that it shows as it is.
-            let _ = write!(out, "\\\\u\\{{{:x}\\}}", u32::from(c));
+            // `\u{hex}`, its backslash escaped in turn, so that it shows as it is.
+            let _ = write!(out, "\\\\u{{{:x}}}", u32::from(c));
         } else {
             out.push(c);
         }
@@ -104,8 +110,11 @@ pub fn markdown_code(text: &str) -> String {
         run = if c == '`' { run + 1 } else { 0 };
         longest = longest.max(run);
     }
+    if body.is_empty() {
+        return "` `".to_string();
+    }
     let fence = "`".repeat(longest + 1);
-    let pad = if body.starts_with('`') || body.ends_with('`') || body.is_empty() {
+    let pad = if body.starts_with('`') || body.ends_with('`') {
         " "
     } else {
         ""
@@ -152,6 +161,31 @@ pub fn terminal_text(text: &str) -> String {
         match c {
             '\n' | '\t' => out.push(c),
             c if steers_a_terminal(c) => code_point(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JSON document (as serde writes it: control characters inside strings already escaped)
+/// fit for a terminal: the characters that steer one and that JSON lets through raw (DEL, C1
+/// controls, bidirectional overrides, all inside strings) written as `\uXXXX` escapes, which
+/// JSON reads back as the same text. The layout's newlines and tabs are kept.
+#[must_use]
+pub fn json_text(doc: &str) -> String {
+    if !doc
+        .chars()
+        .any(|c| c != '\n' && c != '\t' && steers_a_terminal(c))
+    {
+        return doc.to_string();
+    }
+    let mut out = String::with_capacity(doc.len() + 16);
+    for c in doc.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            c if steers_a_terminal(c) => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -229,21 +263,26 @@ mod tests {
     fn markdown_text_has_no_markup_left() {
         for raw in HOSTILE {
             let got = markdown_text(raw);
-            // Every punctuation character is escaped: none stands alone to start markup.
+            // Every special character is escaped: none stands alone to start markup.
             let mut chars = got.chars().peekable();
             while let Some(c) = chars.next() {
                 if c == '\\' {
                     let next = chars.next().expect("an escape escapes something");
-                    assert!(next.is_ascii_punctuation() || next == 'u', "{got}");
+                    assert!(next.is_ascii_punctuation(), "{got}");
                     continue;
                 }
-                assert!(!c.is_ascii_punctuation(), "{c:?} bare in {got}");
+                assert!(!MARKDOWN_SPECIAL.contains(c), "{c:?} bare in {got}");
                 assert!(!steers_a_terminal(c), "{c:?} raw in {got}");
             }
             assert!(!got.contains('\n'), "{got}");
         }
         assert_eq!(markdown_text("a|b"), "a\\|b");
         assert_eq!(markdown_text("<b>"), "\\<b\\>");
+        assert_eq!(
+            markdown_text("Tord Romstad's (c. 2007)"),
+            "Tord Romstad's (c. 2007)"
+        );
+        assert_eq!(markdown_text("\u{1b}"), "\\\\u{1b}");
     }
 
     #[test]
@@ -281,6 +320,21 @@ mod tests {
             );
         }
         assert_eq!(xml_text("\u{ffff}"), "\\u{ffff}");
+    }
+
+    #[test]
+    fn json_stays_json_and_shows_no_controls() {
+        for raw in HOSTILE {
+            let doc = serde_json::to_string_pretty(&serde_json::json!({"a": raw})).unwrap();
+            let got = json_text(&doc);
+            let back: serde_json::Value = serde_json::from_str(&got).unwrap();
+            assert_eq!(back["a"], raw);
+            assert!(
+                got.chars()
+                    .all(|c| c == '\n' || c == '\t' || !steers_a_terminal(c)),
+                "{got:?}"
+            );
+        }
     }
 
     #[test]

@@ -98,7 +98,7 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
         return Err(e.into());
     }
     if args.json {
-        super::out::document(report.to_json().as_bytes())?;
+        super::out::json(&report.to_json())?;
     }
     Ok(if stop.signalled() {
         Outcome::Interrupted

@@ -60,7 +60,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         };
         for f in bench::run(&one)? {
             if args.json {
-                super::out::document(format!("{}\n", serde_json::to_string(&f)?).as_bytes())?;
+                super::out::json(&format!("{}\n", serde_json::to_string(&f)?))?;
             } else {
                 super::out::text(&f.render_rows())?;
             }
@@ -91,7 +91,11 @@ fn run_exhaust(args: &BenchArgs) -> anyhow::Result<Outcome> {
                 (serde_json::to_string(&f)?, f.render_row())
             }
         };
-        super::out::text(&format!("{}\n", if args.json { json } else { row }))?;
+        if args.json {
+            super::out::json(&format!("{json}\n"))?;
+        } else {
+            super::out::text(&format!("{row}\n"))?;
+        }
     }
     Ok(Outcome::Success)
 }

@@ -79,8 +79,10 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         Style::Markdown => render_markdown(&report),
     };
     match args.format {
-        Style::Text if !to_stdout && !args.json => super::out::text(&text)?,
-        _ => super::out::document(text.as_bytes())?,
+        _ if to_stdout => super::out::document(text.as_bytes())?,
+        _ if args.json => super::out::json(&text)?,
+        Style::Text => super::out::text(&text)?,
+        Style::Markdown => super::out::document(text.as_bytes())?,
     }
     Ok(Outcome::Success)
 }

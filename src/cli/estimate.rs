@@ -84,7 +84,7 @@ pub(super) fn run(args: &EstimateArgs, json: bool) -> anyhow::Result<Outcome> {
     for q in &args.questions {
         let (e, check) = project_question(q, &cfg, args.full, stop.flag());
         if json {
-            super::out::document(format!("{}\n", to_json(&e, check.as_ref())?).as_bytes())?;
+            super::out::json(&format!("{}\n", to_json(&e, check.as_ref())?))?;
         } else {
             super::out::text(&format!("{}\n", render_line(&e, check.as_ref())))?;
         }

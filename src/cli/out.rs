@@ -1,7 +1,8 @@
 //! The one way the binary writes on stdout: every command's output goes through [`text`] (what
 //! a terminal shows: text from a store or a path is shown, never obeyed, its control characters
-//! written escaped) or [`document`] (JSON, Markdown, SVG, generated code, a CNF, a manual page:
-//! escaped for its own format by its renderer). A failed write is an error of one line and a
+//! written escaped), [`json`] (the same for a JSON document, as JSON escapes) or [`document`]
+//! (Markdown, SVG, generated code, a CNF, a manual page: escaped for its own format by its
+//! renderer). A failed write is an error of one line and a
 //! non-zero exit, never a panic:
 //!
 //! - a reader that went away (`magichunt show ... | head -1`: `EPIPE`) ends the command quietly,
@@ -44,6 +45,15 @@ pub fn note_stdout_closed() {
 /// [`OutError`].
 pub fn text(text: &str) -> Result<(), OutError> {
     bytes(crate::escape::terminal_text(text).as_bytes())
+}
+
+/// Writes a JSON document on stdout, with what would steer a terminal written as JSON escapes
+/// ([`crate::escape::json_text`]): the same data, read back.
+///
+/// # Errors
+/// [`OutError`].
+pub fn json(doc: &str) -> Result<(), OutError> {
+    bytes(crate::escape::json_text(doc).as_bytes())
 }
 
 /// Writes a document on stdout as it is (its renderer escaped what it took from outside for

@@ -36,7 +36,7 @@ pub(super) fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
     let target = Target::new(args.piece, args.square);
     let report = show(args.store.as_deref(), target, &mut Lines::new(None))?;
     if args.json {
-        super::out::document(report.to_json().as_bytes())?;
+        super::out::json(&report.to_json())?;
     } else {
         super::out::text(&report.render_text())?;
     }

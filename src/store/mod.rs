@@ -419,8 +419,20 @@ impl Store {
 
 /// Fields of an entry that describe its magic rather than its square: they go when a better
 /// magic replaces it (`found_by` and `source` would credit the old magic's finder; an
-/// export's `shift` and `offset` belong to the old layout). Other fields are kept.
-pub const REPLACED_WITH_THE_MAGIC: [&str; 4] = ["found_by", "source", "shift", "offset"];
+/// export's `shift` and `offset` belong to the old layout; a published table's `used_indices`
+/// and `verified`, a pool's `slots` and `footprint`, an export's `filled` are figures of the
+/// old magic, which `verify` would find false of the new one). Other fields are kept.
+pub const REPLACED_WITH_THE_MAGIC: [&str; 9] = [
+    "found_by",
+    "source",
+    "shift",
+    "offset",
+    "used_indices",
+    "verified",
+    "slots",
+    "footprint",
+    "filled",
+];
 
 /// Candidates and seconds over `records`, the candidates saturating at `u64::MAX`.
 fn sum_work<'a>(records: impl Iterator<Item = &'a Effort>) -> (u64, f64) {
