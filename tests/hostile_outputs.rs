@@ -122,6 +122,9 @@ fn lying_offsets_are_refused_before_anything_is_allocated() {
 
 // 5. verify --file checks every field it reports on.
 
+/// A lie told in an export: its name, what it changes, what verify says of it.
+type Lie = (&'static str, fn(&mut Value), &'static str);
+
 #[test]
 fn verify_checks_the_fields_of_an_export_and_says_what_it_did_not() {
     let dir = tempfile::tempdir().unwrap();
@@ -149,7 +152,7 @@ fn verify_checks_the_fields_of_an_export_and_says_what_it_did_not() {
         "the header's prose is taken as stated: {text}"
     );
     // Each lie of the issue alone, and all of them at once.
-    let lies: [(&str, fn(&mut Value), &str); 5] = [
+    let lies: [Lie; 5] = [
         (
             "mask",
             |v| v["entries"][0]["mask"] = json!("0x000101010101017f"),

@@ -237,7 +237,7 @@ pub fn write(
 /// ([`super::replace::write_new`]).
 ///
 /// # Errors
-/// [`OutputError::Exists`] when something is there by then; [`OutputError`] as [`write`].
+/// [`OutputError::Exists`] when something is there by then; [`OutputError`] as [`write()`].
 pub fn write_new(out: &Path, bytes: &[u8], writes: Writes) -> Result<PathBuf, OutputError> {
     let real = check(out, writes, &[])?;
     replace_new(&real, bytes).map_err(|error| match error.kind() {
