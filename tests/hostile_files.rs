@@ -186,6 +186,62 @@ fn the_temporary_file_of_a_save_is_made_exclusively_never_through_a_link() {
     assert_eq!(names.len(), 4, "{names:?}");
 }
 
+#[test]
+fn a_certificate_is_written_where_a_link_was_never_through_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fixture_in(d, "s.json");
+    let victim = d.join("victim.txt");
+    fs::write(&victim, "victim").unwrap();
+    fs::create_dir(d.join("proofs")).unwrap();
+    let cert = d.join("proofs/bishop-b8-3.lrat.gz");
+    for target in [victim.clone(), d.join("nowhere")] {
+        let _ = fs::remove_file(&cert);
+        std::os::unix::fs::symlink(&target, &cert).unwrap();
+        let o = mh_in(
+            d,
+            &[
+                "prove",
+                "--piece",
+                "bishop",
+                "--square",
+                "b8",
+                "--bits",
+                "3",
+                "--recheck",
+                "--store",
+                "s.json",
+            ],
+        );
+        ok(&o);
+        assert_eq!(
+            fs::read_to_string(&victim).unwrap(),
+            "victim",
+            "{}",
+            report(&o)
+        );
+        assert!(!d.join("nowhere").exists(), "a dangling link was followed");
+        let m = fs::symlink_metadata(&cert).unwrap();
+        assert!(m.is_file() && m.nlink() == 1, "the link stayed: {m:?}");
+    }
+    let o = mh_in(
+        d,
+        &[
+            "prove",
+            "--piece",
+            "bishop",
+            "--square",
+            "b8",
+            "--bits",
+            "3",
+            "--store",
+            "s.json",
+            "--check-certificates",
+        ],
+    );
+    ok(&o);
+}
+
 // 2. The single writer holds when its lock file is removed.
 
 /// A hunt of the rooks of a copy of the shipped store (`s.json`), whose records it does not

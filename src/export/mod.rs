@@ -28,7 +28,6 @@
 //! ```
 
 mod c;
-
 mod header;
 mod json;
 mod names;

@@ -23,6 +23,10 @@
 //! named `<name>.lock` beside a file `<name>`, or one holding what a lock file holds (a pid, or
 //! nothing), whoever holds it.
 //!
+//! An output named on the command line is resolved through symlinks (the file a link names
+//! is replaced, the link stays); a certificate, which magichunt keeps beside a store in its
+//! `proofs/`, is not: a link planted there is replaced by the certificate, never followed.
+//!
 //! Outputs are regular files: an existing output that is a FIFO, a device, a socket or a
 //! folder (`/dev/stdout` into a pipe, say) is refused in one line, never opened; where a
 //! command writes text (`export --out`, `compare --svg`, `pack --out`, `prove --emit-cnf`),
@@ -168,7 +172,12 @@ pub fn check(out: &Path, writes: Writes, inputs: &[&Path]) -> Result<PathBuf, Ou
             })
         }
     }
-    let real = real_path(out);
+    // A certificate is a file magichunt keeps beside a store, in its `proofs/`: a link
+    // planted there is replaced by the file, never followed.
+    let real = match writes {
+        Writes::Certificate => beside(out),
+        _ => real_path(out),
+    };
     if is_lock_file(&real) {
         return Err(OutputError::IsLock(out.to_path_buf()));
     }
@@ -309,6 +318,19 @@ pub fn real_path(p: &Path) -> PathBuf {
         super::path::real_path(p).unwrap_or_else(|_| p.to_path_buf())
     } else {
         p.to_path_buf()
+    }
+}
+
+/// `p` with its folder resolved (symlinks and `..`) but not its own name: a link at `p` is
+/// the file to replace, never followed.
+fn beside(p: &Path) -> PathBuf {
+    let folder = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
     }
 }
 

@@ -106,7 +106,8 @@ impl Store {
         let mut meta = table.meta;
         // A store is saved as a store: what says how a table's entries are laid out or read
         // (an export's header and sizes, a packed table's array, a pool's kind, the entries'
-        // default formula, applied to them as they were read) describes another file.
+        // default formula, applied to them as they were read) describes another file, as do
+        // the figures a layout derives for each entry (dropped below).
         for key in crate::table::LAYOUT_FIELDS {
             meta.remove(key);
         }
@@ -116,8 +117,11 @@ impl Store {
         };
         let mut twice: BTreeMap<String, usize> = BTreeMap::new();
         let mut seen = |what: String| *twice.entry(what).or_default() += 1;
-        for e in table.entries {
+        for mut e in table.entries {
             seen(format!("entries for {} ({})", e.target, e.formula.name()));
+            for key in crate::table::DERIVED_FIELDS {
+                e.extra.remove(key);
+            }
             store.offer(e);
         }
         for p in table.proofs {

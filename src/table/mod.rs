@@ -75,6 +75,23 @@ pub const LAYOUT_FIELDS: [&str; 6] = [
     "kind",
 ];
 
+/// The fields of an entry that a layout or a table derives from its magic and square: an
+/// export's `mask`, `shift` and `offset`, a published table's `mask_popcount`, `used_indices`
+/// and `verified`, a pool's `slots` and `footprint`, an export's `filled`. A store keeps none
+/// of them ([`crate::store::Store::from_table`]): they describe the table they came from, go
+/// stale when a better magic replaces the entry, and `verify` computes them anew.
+pub const DERIVED_FIELDS: [&str; 9] = [
+    "mask",
+    "mask_popcount",
+    "shift",
+    "offset",
+    "used_indices",
+    "verified",
+    "slots",
+    "footprint",
+    "filled",
+];
+
 /// A verified magic with what is known of how it was found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
