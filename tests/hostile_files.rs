@@ -307,7 +307,7 @@ fn a_hunt_whose_lock_was_removed_never_drops_what_another_writer_saved() {
     let merged = fs::read(&store).unwrap();
     signal(&hunt, "-CONT");
     let o = hunt.wait_with_output().unwrap();
-    ended_refused(&o, "refusing to save");
+    ended_refused(&o, "no longer holds the store");
     assert!(
         stderr(&o).contains("written by another process"),
         "{}",

@@ -90,7 +90,7 @@ pub enum OutputError {
     IsLock(PathBuf),
     /// The writer no longer holds the lock of the store it saves (the lock file was removed
     /// or replaced, or the store was written by another process): nothing is written.
-    #[error("refusing to save {path}: {why}; nothing written, so another writer's work is kept (run the command again to go on from the store as it is now)")]
+    #[error("this process no longer holds the store: {why}; nothing written, so another writer's work is kept (run the command again to go on from the store as it is now)")]
     NotHeld {
         /// The store.
         path: PathBuf,
