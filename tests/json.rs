@@ -635,8 +635,7 @@ fn verify_table_text(doc: &Value) -> String {
             ),
             p => format!(
                 "{what}: {p} {} in the file, verify gives {}\n",
-                n(&f["stated"]),
-                n(&f["got"])
+                f["stated"], f["got"]
             ),
         };
     }
@@ -690,6 +689,53 @@ fn verify_table_text(doc: &Value) -> String {
         } else {
             t += &format!("{headline}: INVALID: {}\n", s(&p["error"]));
         }
+    }
+    if let Some(l) = doc["layout"].as_object() {
+        let name = s(&l["layout"]);
+        let problems = l["problems"].as_array().unwrap();
+        if problems.is_empty() {
+            let sizes: Vec<String> = l["sizes"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let stated = if l["table_sizes_checked"] == true {
+                " and table_sizes"
+            } else {
+                ""
+            };
+            t += &format!(
+                "  layout fields     {name}: offsets{stated} hold ({})\n",
+                sizes.join(", ")
+            );
+        }
+        for p in problems {
+            t += &format!("  layout fields     {name}: INVALID: {}\n", s(p));
+        }
+    }
+    let list = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| s(x).to_string())
+            .collect()
+    };
+    let (checked, not) = (list(&doc["checked"]), list(&doc["not_checked"]));
+    if !checked.is_empty() {
+        t += &format!("  checked           {}\n", checked.join(", "));
+    }
+    if !not.is_empty() {
+        let hint = if not.iter().any(|n| n.ends_with(')')) {
+            "; `magichunt audit` checks a store's proofs"
+        } else {
+            ""
+        };
+        t += &format!(
+            "  not checked       {} (taken as stated{hint})\n",
+            not.join(", ")
+        );
     }
     t
 }

@@ -21,6 +21,8 @@ mod export_c;
 mod export_layouts;
 mod export_names;
 mod hostile;
+mod hostile_files;
+mod hostile_outputs;
 mod hunt;
 mod imports;
 mod json;

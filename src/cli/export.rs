@@ -1,6 +1,5 @@
 //! `magichunt export`: the store as Rust, C or JSON for an engine.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -74,7 +73,7 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         ..ExportConfig::new(args.format)
     };
     if let Some(text) = export(&cfg, &mut Lines::new(None))? {
-        std::io::stdout().lock().write_all(text.as_bytes())?;
+        super::out::document(text.as_bytes())?;
     }
     Ok(Outcome::Success)
 }

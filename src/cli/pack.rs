@@ -4,7 +4,6 @@
 //! packer chooses magics and offsets together. Optionally it hunts magics that fit the
 //! array's holes (`--hunt`).
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -68,8 +67,8 @@ pub struct PackArgs {
     /// Bits above a square's own that the hunt may try (0: the same bits only).
     #[arg(long, default_value_t = 0)]
     spread: u32,
-    /// Worker threads of the hunt (default: available cores).
-    #[arg(long)]
+    /// Worker threads of the hunt (default: available cores; at most 1024).
+    #[arg(long, value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// Seed of the packer's and the hunt's choices.
     #[arg(long, default_value_t = 1)]
@@ -109,7 +108,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     interrupt::install(&stop)?;
     let packed = pack(&cfg, &stop, &mut Lines::new(None))?;
     if let Some(text) = &packed.text {
-        std::io::stdout().lock().write_all(text.as_bytes())?;
+        super::out::document(text.as_bytes())?;
     }
     Ok(if packed.interrupted {
         Outcome::Interrupted

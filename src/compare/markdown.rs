@@ -7,9 +7,10 @@ use crate::magic::format_magic;
 use crate::piece::Piece;
 use crate::square::Square;
 
-/// Escapes the characters that would break a table cell.
+/// Text from a store or a table, escaped for Markdown (see [`crate::escape`]): no HTML,
+/// markup or cell boundary of its own.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
+    crate::escape::markdown_text(text)
 }
 
 /// One 8x8 table of a piece, rank 8 on top; each cell `ours/theirs mark`.
@@ -52,8 +53,8 @@ pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## `{}` compared with {}\n",
-        report.ours_name,
+        "## {} compared with {}\n",
+        crate::escape::markdown_code(&report.ours_name),
         cell(&report.theirs_name)
     );
     let ahead: Vec<&Row> = report.ahead_of_theirs().collect();

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use super::{render_svg, Report, SquareReport, Theirs};
 use crate::error::TableError;
+use crate::fs::output::{self, OutputError, Writes};
 use crate::layout::PackedTable;
 use crate::locate::LocateError;
-use crate::output::{self, OutputError, Writes};
 use crate::piece::Target;
 use crate::progress::Progress;
 use crate::table::Table;
@@ -91,7 +91,7 @@ pub fn compare(cfg: &CompareConfig, progress: &mut dyn Progress) -> Result<Repor
     for path in &cfg.packed {
         let name = path.display().to_string();
         let table =
-            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
+            PackedTable::from_table(&Table::read_as(path, crate::fs::input::Kind::PackedTable)?)
                 .map_err(|e| CompareError::Packed(format!("{name}: {e}")))?;
         let fill = table
             .check()

@@ -10,7 +10,7 @@
 //! with a seed derived from the target, so the output depends on the store's content only.
 //!
 //! Text from the store reaches generated code only through [`comment_text`], and `--out`
-//! never replaces a store ([`crate::output`]).
+//! never replaces a store ([`crate::fs::output`]).
 //!
 //! ```
 //! use magichunt::export::{render, Format, Layout, Options, Source, Tables};
@@ -28,7 +28,6 @@
 //! ```
 
 mod c;
-mod escape;
 mod header;
 mod json;
 mod names;
@@ -36,7 +35,7 @@ mod rust;
 mod tables;
 mod write;
 
-pub use escape::comment_text;
+pub use crate::escape::comment_text;
 pub use header::{content_sha256, file_name, header_lines, Source};
 pub use names::Prefix;
 pub use tables::{fill, Packed, Slot, Tables};

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{render, ExportError, Format, Layout, Options, Source, Tables};
+use crate::fs::output::{self, OutputError, Writes};
 use crate::layout::PackedTable;
 use crate::locate::{LocateError, Reading};
 use crate::magic::format_magic;
-use crate::output::{self, OutputError, Writes};
 use crate::progress::Progress;
 use crate::question::Formula;
 use crate::store::Store;
@@ -215,7 +215,7 @@ fn packed_tables(path: &Path) -> Result<(Tables, Source), ExportFileError> {
             source: Box::new(e),
         }
     };
-    let table = Table::read_as(path, crate::input::Kind::PackedTable)?;
+    let table = Table::read_as(path, crate::fs::input::Kind::PackedTable)?;
     let packed = PackedTable::from_table(&table)
         .map_err(|e| refused("cannot export it as a packed table")(e.into()))?;
     let fill = packed

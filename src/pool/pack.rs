@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::Pool;
 use crate::error::TableError;
+use crate::fs::output::{self, OutputError, Writes};
 use crate::interrupt::Stop;
 use crate::layout::pack::{complete, pack_choosing, PackOptions, Packing};
 use crate::layout::refit::{refit, RefitOptions};
@@ -23,7 +24,6 @@ use crate::layout::{
 };
 use crate::locate::LocateError;
 use crate::magic::verify_question;
-use crate::output::{self, OutputError, Writes};
 use crate::progress::Progress;
 use crate::question::{Formula, Question};
 use crate::size::kib;
@@ -417,7 +417,7 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
             source,
         };
         let table =
-            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
+            PackedTable::from_table(&Table::read_as(path, crate::fs::input::Kind::PackedTable)?)
                 .map_err(from_err)?;
         table
             .fill()
