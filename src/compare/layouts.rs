@@ -146,7 +146,8 @@ pub fn layout_rows(store: &Store, files: &[(String, PackedTable, Fill)]) -> Vec<
     let mut rows = Vec::new();
     for formula in Formula::ALL {
         let entries: Vec<Entry> = store.entries_with(formula).cloned().collect();
-        for layout in Layout::ALL {
+        // The 8-byte layouts (the indexed layout's bytes are not entries).
+        for layout in Layout::ALL.into_iter().filter(|&l| l != Layout::Indexed) {
             let ours = match layout {
                 Layout::Packed => ours_packed(&entries, files, formula),
                 l => (!entries.is_empty()).then(|| Size {

@@ -30,6 +30,7 @@
 mod c;
 mod escape;
 mod header;
+mod indexed;
 mod json;
 mod names;
 mod rust;
@@ -39,7 +40,7 @@ mod write;
 pub use escape::comment_text;
 pub use header::{content_sha256, file_name, header_lines, Source};
 pub use names::Prefix;
-pub use tables::{fill, Packed, Slot, Tables};
+pub use tables::{fill, Indexed, Packed, Slot, Tables};
 pub use write::{export, ExportConfig, ExportFileError};
 
 use std::fmt::Write as _;
@@ -158,7 +159,7 @@ fn hex(v: u64) -> String {
 /// Fills the placeholders the C and Rust templates share: whose table a slot counts in, and
 /// the attack table's size and each piece's start and size in it.
 fn fill_sizes(template: String, layout: &Tables) -> String {
-    let packed = layout.packed.is_some();
+    let packed = layout.layout.shared();
     template
         .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
         .replace("@ATTACK_SIZE@", &layout.total().to_string())

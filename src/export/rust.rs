@@ -160,6 +160,9 @@ use), then magics::$prook_attacks(square, occupied) and magics::$pbishop_attacks
 
 /// Renders the Rust source.
 pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> String {
+    if let Some(ix) = &layout.indexed {
+        return super::indexed::render_rust(layout, ix, header, options);
+    }
     let names = &options.prefix;
     let mut lines = header.to_vec();
     lines.push(String::new());

@@ -47,7 +47,8 @@ impl PackedTable {
     /// Reads the packed layout of a checked table (every entry already verified).
     ///
     /// # Errors
-    /// [`LayoutError::Format`] when it is not packed, an entry has no whole `offset`, a square
+    /// [`LayoutError::Format`] when it is not packed, an entry has no whole `offset` up to
+    /// [`MAX_OFFSET`](super::MAX_OFFSET), a square
     /// is listed twice, or `packed_table` is malformed.
     pub fn from_table(table: &Table) -> Result<PackedTable, LayoutError> {
         if !is_packed(table) {
@@ -63,10 +64,12 @@ impl PackedTable {
                 .get("offset")
                 .and_then(Value::as_u64)
                 .and_then(|o| u32::try_from(o).ok())
+                .filter(|&o| o <= super::MAX_OFFSET)
                 .ok_or_else(|| {
                     LayoutError::Format(format!(
-                        "entry {k} ({}) has no `offset` below 2^32",
-                        e.target
+                        "entry {k} ({}) has no `offset` from 0 to {}",
+                        e.target,
+                        super::MAX_OFFSET
                     ))
                 })?;
             if !seen.insert(e.target) {

@@ -136,6 +136,24 @@ impl TableReport {
                     error: p.result.as_ref().err().cloned(),
                 }
             }),
+            indexed: self.indexed.as_ref().map(|p| {
+                let fill = p.result.as_ref().ok();
+                IndexedWire {
+                    valid: p.result.is_ok(),
+                    squares: p.squares,
+                    formula: p.formula.map_or("mixed", Formula::name),
+                    rook_bits: p.fixed_bits[0],
+                    bishop_bits: p.fixed_bits[1],
+                    ids: fill.map(|f| f.size),
+                    used: fill.map(|f| f.used),
+                    free: fill.map(|f| f.size - f.used),
+                    shared: fill.map(|f| f.shared),
+                    list_entries: fill.map(|f| f.lists),
+                    shared_lists: fill.map(|f| f.shared_lists),
+                    bytes: fill.map(|f| f.bytes().total()),
+                    error: p.result.as_ref().err().cloned(),
+                }
+            }),
         })
     }
 }
@@ -261,6 +279,23 @@ struct PackedWire {
 }
 
 #[derive(Serialize)]
+struct IndexedWire {
+    valid: bool,
+    squares: usize,
+    formula: &'static str,
+    rook_bits: Option<u32>,
+    bishop_bits: Option<u32>,
+    ids: Option<u64>,
+    used: Option<u64>,
+    free: Option<u64>,
+    shared: Option<u64>,
+    list_entries: Option<u64>,
+    shared_lists: Option<bool>,
+    bytes: Option<u64>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
 struct TableWire {
     #[serde(flatten)]
     head: Head,
@@ -276,4 +311,6 @@ struct TableWire {
     per_square: Option<Vec<EntryWire>>,
     pool: Option<PoolWire>,
     packed: Option<PackedWire>,
+    /// An indexed table's whole check (`null` for any other file).
+    indexed: Option<IndexedWire>,
 }
