@@ -134,6 +134,7 @@ fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
         let options = Options {
             with_lookup: true,
             prefix: prefix.clone(),
+            ..Options::default()
         };
         std::fs::write(&src, render_tables(Format::Rust, t, &options)).unwrap();
         rustc_lib(&rustc, dir.path(), &src);

@@ -50,10 +50,15 @@ pub struct ExportArgs {
     /// (not checked here).
     #[arg(long, conflicts_with = "packed")]
     count_claimed: bool,
-    /// Rust and C: add the table fill by ray walk and rook_attacks / bishop_attacks (indexed:
-    /// the tables are data).
+    /// Rust and C: add rook_attacks / bishop_attacks and the tables they read (Rust: computed
+    /// at compile time, no std; C: filled by init_attack_tables(); indexed: data in both).
     #[arg(long)]
     with_lookup: bool,
+    /// Rust: fill the attack table at run time in a std OnceLock instead of
+    /// computing it at compile time: a smaller binary and a faster compile, but it needs std
+    /// and an allocator. The indexed layout's tables are data either way.
+    #[arg(long, requires = "with_lookup")]
+    runtime_fill: bool,
     /// Rust and C: put P in front of every public name (C: P lower-case for functions and
     /// types, upper-case for macros and constants; `mh_` gives mh_rook_attacks, MH_ROOK_MAGICS).
     #[arg(long, value_name = "P", value_parser = |s: &str| s.parse::<Prefix>())]
@@ -73,6 +78,7 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         options: Options {
             with_lookup: args.with_lookup,
             prefix: args.prefix.clone().unwrap_or_default(),
+            runtime_fill: args.runtime_fill,
         },
         ..ExportConfig::new(args.format)
     };

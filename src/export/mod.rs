@@ -123,6 +123,9 @@ pub struct Options {
     pub with_lookup: bool,
     /// Put in front of every public name (Rust and C).
     pub prefix: Prefix,
+    /// Rust, 8-byte layouts: fill the tables at run time in a `std::sync::OnceLock` instead
+    /// of computing them at compile time.
+    pub runtime_fill: bool,
 }
 
 /// Renders `layout` in `format`.
