@@ -97,6 +97,32 @@ fn lying_offsets_are_refused_before_anything_is_allocated() {
             }
         }
     }
+    // An indexed table's offsets (one-byte ids) are bounded in the same way.
+    for offset in [u64::from(u32::MAX), 1 << 25, 600_000] {
+        let mut v = read_json(&root().join("results/packed-indexed.json"));
+        v["entries"][5]["offset"] = json!(offset);
+        write_json(&d.join("lie.json"), &v);
+        for args in [
+            vec!["verify", "--file", "lie.json"],
+            vec!["export", "--packed", "lie.json", "--format", "rust"],
+            vec!["compare", "--store", "s.json", "--packed", "lie.json"],
+            vec![
+                "pack", "--layout", "indexed", "--from", "lie.json", "--out", "-",
+            ],
+        ] {
+            let w = env.mh_watched(&args, Duration::from_secs(60));
+            let o = &w.output;
+            ends(o, 2, "not an indexed table");
+            assert!(
+                stderr(o).contains(&format!("offset {offset}")),
+                "{}",
+                report(o)
+            );
+            if let Some(kib) = w.peak_kib {
+                assert!(kib < MAX_KIB, "{kib} KiB for {args:?} at {offset}");
+            }
+        }
+    }
     // An export's offsets (fancy: one table per piece) are bounded by verify in the same way.
     let o = mh_in(
         d,

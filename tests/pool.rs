@@ -148,7 +148,7 @@ fn compare_reports_slots_spans_and_arrays_of_the_records_and_the_floor() {
         "results/packed.json",
     ]));
     for row in [
-        "annuss-fixed-shift-2017 (plain)",
+        "annuss-fixed-shift-2017 (plain, fixed shift)",
         "73195 (68839 + 4356)",
         "230676",
         "88772",

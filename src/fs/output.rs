@@ -376,7 +376,7 @@ enum Seen {
     List { empty: bool },
     /// An object.
     Object,
-    /// A string: whether it is `packed`, whether `pool`.
+    /// A string: whether it is `packed` (or `indexed`), whether `pool`.
     Text { packed: bool, pool: bool },
     /// Anything else.
     Other,
@@ -446,7 +446,8 @@ impl<'de> de::Deserialize<'de> for Seen {
             }
             fn visit_str<E>(self, v: &str) -> Result<Seen, E> {
                 Ok(Seen::Text {
-                    packed: v == "packed",
+                    // Packed and indexed tables (`magichunt pack --layout indexed`) alike.
+                    packed: v == "packed" || v == "indexed",
                     pool: v == "pool",
                 })
             }
@@ -558,6 +559,8 @@ mod tests {
         assert_eq!(kind(packed), Existing::PackedTable);
         let published = json!({"version": 1, "packed_table": {"size": 1}, "entries": []});
         assert_eq!(kind(published), Existing::PackedTable);
+        let indexed = json!({"version": 1, "layout": "indexed", "entries": [{"piece": "rook"}]});
+        assert_eq!(kind(indexed), Existing::PackedTable);
         let packed_with_proofs = json!({"version": 1, "layout": "packed", "entries": [],
             "proofs": [{"bits": 4}]});
         assert_eq!(kind(packed_with_proofs), Existing::Store);

@@ -55,7 +55,8 @@ impl PackedTable {
     /// Reads the packed layout of a checked table (every entry already verified).
     ///
     /// # Errors
-    /// [`LayoutError::Format`] when it is not packed, an entry has no whole `offset`, a square
+    /// [`LayoutError::Format`] when it is not packed, an entry has no whole `offset` up to
+    /// [`MAX_OFFSET`](super::MAX_OFFSET), a square
     /// is listed twice, or `packed_table` is malformed.
     pub fn from_table(table: &Table) -> Result<PackedTable, LayoutError> {
         if !is_packed(table) {
@@ -67,17 +68,7 @@ impl PackedTable {
         let mut entries = Vec::with_capacity(table.entries.len());
         let limit = unshared_size(table.entries.iter());
         for (k, e) in table.entries.iter().enumerate() {
-            let offset = e
-                .extra
-                .get("offset")
-                .and_then(Value::as_u64)
-                .and_then(|o| u32::try_from(o).ok())
-                .ok_or_else(|| {
-                    LayoutError::Format(format!(
-                        "entry {k} ({}) has no `offset` below 2^32",
-                        e.target
-                    ))
-                })?;
+            let offset = super::whole_field(e, k, "offset", "a packed table")?;
             // Bounded before anything is sized from it: no square of a packed table reaches
             // past what its magics take unshared, each at its own 2^bits.
             let end = u64::from(offset) + u64::from(e.max_index) + 1;

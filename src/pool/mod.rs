@@ -15,6 +15,7 @@
 
 pub mod file;
 pub mod hunt;
+pub mod indexed;
 pub mod merge;
 pub mod pack;
 #[cfg(test)]

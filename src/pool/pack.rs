@@ -18,6 +18,7 @@ use crate::error::TableError;
 use crate::fs::output::{self, OutputError, Writes};
 use crate::interrupt::Stop;
 use crate::layout::pack::{complete, pack_choosing, PackOptions, Packing};
+use crate::layout::pack_indexed::ListsMode;
 use crate::layout::refit::{refit, RefitOptions};
 use crate::layout::{
     per_square_size, Fill, Layout, LayoutError, PackedEntry, PackedTable, Pattern,
@@ -34,7 +35,7 @@ use crate::timefmt::{format_duration, process_cpu_seconds};
 type Meta = BTreeMap<String, Value>;
 
 /// A long run keeps its best table on disk at most this often.
-const CHECKPOINT: Duration = Duration::from_secs(30);
+pub(super) const CHECKPOINT: Duration = Duration::from_secs(30);
 
 /// What `magichunt pack` packs, how, and where the table goes.
 #[derive(Clone, Debug)]
@@ -78,6 +79,13 @@ pub struct PackConfig {
     pub seed: u64,
     /// How the table was made, for its record (the command line).
     pub command: String,
+    /// The layout made: packed (8-byte slots) or indexed (one-byte ids, see
+    /// [`super::indexed`]).
+    pub layout: Layout,
+    /// Indexed: shared lists or lists of each square's own.
+    pub lists: ListsMode,
+    /// Indexed: taken slots a square may meet where it is placed (with ids equal to its own).
+    pub hits: u32,
 }
 
 impl PackConfig {
@@ -102,6 +110,9 @@ impl PackConfig {
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             seed: 1,
             command: "magichunt pack".into(),
+            layout: Layout::Packed,
+            lists: ListsMode::Shared,
+            hits: crate::layout::ids::DEFAULT_HITS,
         }
     }
 
@@ -133,6 +144,15 @@ impl PackConfig {
         }
         if self.threads == 0 {
             return bad("invalid threads 0 (expected 1 or more)");
+        }
+        if !self.layout.shared() {
+            return Err(PackError::Config(format!(
+                "invalid layout {} (pack makes packed or indexed tables)",
+                self.layout
+            )));
+        }
+        if self.layout == Layout::Indexed && self.hunt.is_some() {
+            return bad("--hunt refits the magics of a packed table, not of an indexed one");
         }
         Ok(())
     }
@@ -197,15 +217,32 @@ pub struct Packed {
     pub interrupted: bool,
 }
 
+/// The commands that made a table, oldest first: its `commands_before`, then its `command`.
+pub(super) fn history_of(meta: &std::collections::BTreeMap<String, Value>) -> Vec<String> {
+    let mut history: Vec<String> = meta
+        .get("commands_before")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.as_str().map(str::to_string))
+        .collect();
+    history.extend(
+        meta.get("command")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    );
+    history
+}
+
 /// The magics to pack: per square, its candidates (best first) and the start, if any.
-struct Source {
-    groups: Vec<Vec<Entry>>,
-    start: Option<(Vec<usize>, Vec<u32>)>,
-    name: String,
-    formula: Formula,
+pub(super) struct Source {
+    pub(super) groups: Vec<Vec<Entry>>,
+    pub(super) start: Option<(Vec<usize>, Vec<u32>)>,
+    pub(super) name: String,
+    pub(super) formula: Formula,
     /// The commands that made a starting table, oldest first (its `commands_before`, then
     /// its `command`), so that a table resumed many times still says how to rebuild it.
-    history: Vec<String>,
+    pub(super) history: Vec<String>,
 }
 
 /// Packs as `cfg` says, until the annealing ends or `stop` is set, then hunts magics that fit
@@ -221,6 +258,9 @@ pub fn pack(
     progress: &mut dyn Progress,
 ) -> Result<Packed, PackError> {
     cfg.check()?;
+    if cfg.layout == Layout::Indexed {
+        return super::indexed::pack(cfg, stop, progress);
+    }
     // The packed table may replace an earlier packed table (the one it resumes, say), never
     // a store: checked before the work, and again at every write.
     if let Some(out) = &cfg.out {
@@ -410,7 +450,7 @@ fn meta(
 
 /// The store's magics (one per square, filled at popcount bits where it has none) or a
 /// packed table's magics and offsets.
-fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackError> {
+pub(super) fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackError> {
     if let Some(path) = &cfg.from {
         let from_err = |source| PackError::From {
             path: path.clone(),
@@ -424,21 +464,7 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
             .map_err(|o| PackError::Overlap(format!("{}: {o}", path.display())))?;
         let formula = table.formula().unwrap_or(Formula::Plain);
         let offsets = table.entries.iter().map(|p| p.offset).collect();
-        let mut history: Vec<String> = table
-            .meta
-            .get("commands_before")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|c| c.as_str().map(str::to_string))
-            .collect();
-        history.extend(
-            table
-                .meta
-                .get("command")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        );
+        let history = history_of(&table.meta);
         let groups: Vec<Vec<Entry>> = table.entries.into_iter().map(|p| vec![p.entry]).collect();
         return Ok(Source {
             start: Some((vec![0; groups.len()], offsets)),
@@ -473,7 +499,7 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
 /// `cfg.choices` of them all by footprint at `cfg.gap` (the pool's gap when not given). A
 /// starting table's magic is always kept, first, where its pick points. Returns a note for
 /// the table's `algorithm`.
-fn add_pool(
+pub(super) fn add_pool(
     src: &mut Source,
     path: &Path,
     cfg: &PackConfig,
@@ -623,7 +649,7 @@ fn refit_hunt(
 
 /// Writes the table to `out` through the output guard: it may replace a packed table, never
 /// a store.
-fn write(out: &Path, text: &str) -> Result<(), PackError> {
+pub(super) fn write(out: &Path, text: &str) -> Result<(), PackError> {
     output::write(out, text.as_bytes(), Writes::PackedTable, &[])
         .map(|_| ())
         .map_err(|source| PackError::Write {

@@ -121,6 +121,10 @@ pub(super) fn layout_check(
     packed: Option<Result<&Fill, ()>>,
 ) -> Option<LayoutCheck> {
     let layout: Layout = table.meta.get("layout")?.as_str()?.parse().ok()?;
+    if layout == Layout::Indexed {
+        // An indexed table's ids, lists and offsets are its whole check's (`IndexedCheck`).
+        return None;
+    }
     let mut problems = Vec::new();
     let mut ends = [0u64; 2];
     let mut placed: [Vec<(&Entry, u32)>; 2] = [Vec::new(), Vec::new()];
@@ -139,7 +143,7 @@ pub(super) fn layout_check(
         };
         let len = match layout {
             Layout::Fancy => 1u64 << e.bits,
-            Layout::Tight | Layout::Packed => u64::from(e.max_index) + 1,
+            Layout::Tight | Layout::Packed | Layout::Indexed => u64::from(e.max_index) + 1,
         };
         let piece = e.target.piece as usize;
         ends[piece] = ends[piece].max(u64::from(offset) + len);

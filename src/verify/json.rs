@@ -161,6 +161,24 @@ impl TableReport {
             }),
             checked: self.checked.clone(),
             not_checked: self.not_checked.clone(),
+            indexed: self.indexed.as_ref().map(|p| {
+                let fill = p.result.as_ref().ok();
+                IndexedWire {
+                    valid: p.result.is_ok(),
+                    squares: p.squares,
+                    formula: p.formula.map_or("mixed", Formula::name),
+                    rook_bits: p.fixed_bits[0],
+                    bishop_bits: p.fixed_bits[1],
+                    ids: fill.map(|f| f.size),
+                    used: fill.map(|f| f.used),
+                    free: fill.map(|f| f.size - f.used),
+                    shared: fill.map(|f| f.shared),
+                    list_entries: fill.map(|f| f.lists),
+                    shared_lists: fill.map(|f| f.shared_lists),
+                    bytes: fill.map(|f| f.bytes().total()),
+                    error: p.result.as_ref().err().cloned(),
+                }
+            }),
         })
     }
 }
@@ -287,6 +305,23 @@ struct PackedWire {
 }
 
 #[derive(Serialize)]
+struct IndexedWire {
+    valid: bool,
+    squares: usize,
+    formula: &'static str,
+    rook_bits: Option<u32>,
+    bishop_bits: Option<u32>,
+    ids: Option<u64>,
+    used: Option<u64>,
+    free: Option<u64>,
+    shared: Option<u64>,
+    list_entries: Option<u64>,
+    shared_lists: Option<bool>,
+    bytes: Option<u64>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
 struct TableWire {
     #[serde(flatten)]
     head: Head,
@@ -306,6 +341,8 @@ struct TableWire {
     /// The fields of the file checked, and those taken as stated.
     checked: Vec<String>,
     not_checked: Vec<String>,
+    /// An indexed table's whole check (`null` for any other file).
+    indexed: Option<IndexedWire>,
 }
 
 #[derive(Serialize)]

@@ -1,6 +1,6 @@
 //! What `magichunt verify` finds: one magic checked against the slow reference
 //! ([`MagicReport`]), or every entry of a table text, its slots used and spans, and a packed
-//! table or a pool as a whole ([`TableReport`]). Each renders as the command's text and as
+//! table, an indexed table or a pool as a whole ([`TableReport`]). Each renders as the command's text and as
 //! one JSON document (`--json`, described in docs/format.md), from the same figures.
 //!
 //! ```
@@ -26,8 +26,9 @@ use std::path::Path;
 use crate::attacks::Occupancies;
 use crate::bitboard::side_by_side;
 use crate::error::TableError;
+use crate::layout::indexed::is_indexed;
 use crate::layout::packed::is_packed;
-use crate::layout::{Fill, LayoutError, PackedTable, Pattern, Usage};
+use crate::layout::{Fill, IndexedFill, IndexedTable, LayoutError, PackedTable, Pattern, Usage};
 use crate::magic::{format_magic, verify_pairs_with, Collision, Verified};
 use crate::piece::{Piece, Target};
 use crate::pool::file::is_pool;
@@ -271,6 +272,19 @@ pub struct PackedCheck {
     pub result: Result<Fill, String>,
 }
 
+/// An indexed table checked as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedCheck {
+    /// Squares it holds.
+    pub squares: usize,
+    /// The formula of every square, `None` when they mix.
+    pub formula: Option<Formula>,
+    /// The fixed bits of the rooks and the bishops, when all of a piece share them.
+    pub fixed_bits: [Option<u32>; 2],
+    /// What filling the id array gave, or why it fails.
+    pub result: Result<IndexedFill, String>,
+}
+
 /// Every entry of a table text checked, then its figures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableReport {
@@ -296,6 +310,8 @@ pub struct TableReport {
     /// The fields and records of the file that were not (`entries[].found_by`, `comment`,
     /// `proofs (3)`): taken as stated.
     pub not_checked: Vec<String>,
+    /// An indexed table's whole check.
+    pub indexed: Option<IndexedCheck>,
 }
 
 impl TableReport {
@@ -378,6 +394,7 @@ impl TableReport {
             layout: None,
             checked: Vec::new(),
             not_checked: Vec::new(),
+            indexed: None,
         };
         if !report.failures.is_empty() {
             return Ok(report);
@@ -414,6 +431,28 @@ impl TableReport {
                 most: counts.iter().copied().max().unwrap_or(0),
                 gap: pool.gap,
                 capacity: pool.capacity,
+            });
+        } else if is_indexed(&table) {
+            let indexed = IndexedTable::from_table(&table)?;
+            let result = match indexed.check() {
+                Ok(f) => Ok(f),
+                Err(e @ LayoutError::Format(_)) => return Err(e.into()),
+                Err(e) => Err(e.to_string()),
+            };
+            let fixed = |piece: Piece| {
+                let mut bits = indexed
+                    .entries
+                    .iter()
+                    .filter(|p| p.entry.target.piece == piece)
+                    .map(|p| p.entry.bits);
+                let first = bits.next()?;
+                bits.all(|b| b == first).then_some(first)
+            };
+            report.indexed = Some(IndexedCheck {
+                squares: indexed.entries.len(),
+                formula: indexed.formula(),
+                fixed_bits: [fixed(Piece::Rook), fixed(Piece::Bishop)],
+                result,
             });
         } else if is_packed(&table) {
             let packed = PackedTable::from_table(&table)?;
@@ -458,6 +497,7 @@ impl TableReport {
         self.failures.is_empty()
             && self.packed.as_ref().is_none_or(|p| p.result.is_ok())
             && self.layout.as_ref().is_none_or(|l| l.problems.is_empty())
+            && self.indexed.as_ref().is_none_or(|p| p.result.is_ok())
     }
 
     /// The text of `verify --file`.
@@ -557,6 +597,9 @@ impl TableReport {
                 }
             );
         }
+        if let Some(p) = &self.indexed {
+            out.push_str(&indexed_text(p));
+        }
         out
     }
 }
@@ -584,6 +627,63 @@ fn layout_text(l: &LayoutCheck) -> String {
     }
     for p in &l.problems {
         let _ = writeln!(out, "  layout fields     {name}: INVALID: {p}");
+    }
+    out
+}
+
+/// The lines of an indexed table's whole check.
+fn indexed_text(p: &IndexedCheck) -> String {
+    let formula = p
+        .formula
+        .map_or_else(|| "mixed".to_string(), |f| f.to_string());
+    let shift =
+        |b: Option<u32>| b.map_or_else(|| "bits per square".to_string(), |b| format!("{b} bits"));
+    let head = format!(
+        "indexed layout, {} squares, formula {formula}, rooks {}, bishops {}",
+        p.squares,
+        shift(p.fixed_bits[0]),
+        shift(p.fixed_bits[1])
+    );
+    let mut out = String::new();
+    match &p.result {
+        Ok(f) => {
+            let b = f.bytes();
+            let _ = writeln!(out, "{head}: valid");
+            let _ = writeln!(
+                out,
+                "  id array          {} ids of one byte, as the file declares",
+                f.size
+            );
+            let _ = writeln!(
+                out,
+                "  slots used        {} ({} free inside the array), {} shared by two squares with equal ids",
+                f.used,
+                f.size - f.used,
+                f.shared
+            );
+            let _ = writeln!(
+                out,
+                "  lists             {} entries of 8 bytes, {}",
+                f.lists,
+                if f.shared_lists {
+                    "shared (each square keeps its rays of an entry)"
+                } else {
+                    "each square's own"
+                }
+            );
+            let _ = writeln!(
+                out,
+                "  bytes             {} ({} KiB): ids {}, lists {}, magics {}",
+                b.total(),
+                crate::size::kib_bytes(b.total()),
+                b.ids,
+                b.lists,
+                b.magics
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(out, "{head}: INVALID: {e}");
+        }
     }
     out
 }
