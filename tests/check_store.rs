@@ -270,6 +270,8 @@ fn the_c_walk_lists_the_magics_and_supplies_what_a_list_begun_late_lacks() {
     assert_eq!(std::fs::read(&short).unwrap(), kept);
 
     // The walk's list supplies what part 2 lacks: every magic listed, the residues unchanged.
+    let unsupplied = dir.path().join("unsupplied.json");
+    std::fs::copy(&store, &unsupplied).unwrap();
     let o = add_found(&store, &magics);
     assert!(o.status.success(), "{}", report(&o));
     assert!(
@@ -291,6 +293,22 @@ fn the_c_walk_lists_the_magics_and_supplies_what_a_list_begun_late_lacks() {
     assert_eq!(supplied["magics"].as_array().unwrap().len(), before.len());
     let o = magichunt(&["audit", "--store", store.to_str().unwrap()]);
     assert!(o.status.success(), "{}", report(&o));
+    // A merge with a copy from before keeps what was supplied, whichever side it is on.
+    for (a, b) in [(&store, &unsupplied), (&unsupplied, &store)] {
+        let out = dir.path().join("merged.json");
+        let _ = std::fs::remove_file(&out);
+        let o = magichunt(&[
+            "merge",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", report(&o));
+        let mut m = json(&out);
+        let n = part_of(&mut m, 2)["supplied"]["magics"].as_array().map(Vec::len);
+        assert_eq!(n, Some(before.len()), "{}", report(&o));
+    }
 
     // A list that names, in a range the store knows, a magic the walk does not find there.
     let mut t = json(&store);
