@@ -42,7 +42,7 @@ pub enum TableError {
     },
     /// The file is not a regular file, or cannot be opened.
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] crate::fs::input::InputError),
     /// The file is not JSON of the table format.
     #[error("{path}: not a magic table: {message}")]
     Syntax {
@@ -87,5 +87,5 @@ pub struct SaveError {
     /// The store's path.
     pub path: PathBuf,
     /// Why: refused by the output guard, or the write failed.
-    pub source: crate::output::OutputError,
+    pub source: crate::fs::output::OutputError,
 }

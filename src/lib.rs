@@ -73,43 +73,32 @@
 
 /// `eprintln!` that never panics: a line for the user on stderr, dropped when stderr is gone
 /// (`magichunt ... 2>&1 | head` closes it, and a progress line must not end a run with a
-/// panic before it saves).
+/// panic before it saves). What a store or a path put in it is shown, never obeyed: control
+/// characters are written escaped ([`escape::terminal_text`]).
 #[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {{
         use ::std::io::Write as _;
-        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+        let line = $crate::escape::terminal_text(&::std::format!($($arg)*));
+        let _ = ::std::writeln!(::std::io::stderr(), "{line}");
     }};
 }
 
-/// `eprint!` that never panics (see [`say!`]): a progress line redrawn in place.
-#[macro_export]
-macro_rules! say_inline {
-    ($($arg:tt)*) => {{
-        use ::std::io::Write as _;
-        let mut err = ::std::io::stderr();
-        let _ = ::std::write!(err, $($arg)*);
-        let _ = err.flush();
-    }};
-}
-
-pub mod atomic;
 pub mod attacks;
 pub mod bench;
 pub mod bitboard;
 pub mod cli;
 pub mod compare;
 pub mod error;
+pub mod escape;
 pub mod exhaust;
 pub mod export;
+pub mod fs;
 pub mod hunt;
-pub mod input;
 pub mod interrupt;
 pub mod layout;
 pub mod locate;
-pub mod lock;
 pub mod magic;
-pub mod output;
 pub mod piece;
 pub mod pool;
 pub mod progress;

@@ -29,7 +29,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::error::TableError;
-use crate::output::{self, OutputError, Writes};
+use crate::fs::output::{self, OutputError, Writes};
 use crate::progress::Progress;
 use crate::store::Store;
 
@@ -63,7 +63,7 @@ pub enum LocateError {
     },
     /// The shipped store could not be read to start the user's store.
     #[error("reading {SHIPPED_STORE}")]
-    ReadShipped(#[source] crate::input::InputError),
+    ReadShipped(#[source] crate::fs::input::InputError),
     /// The folder of a new store could not be created.
     #[error("cannot create the folder of {path}")]
     Folder {
@@ -89,8 +89,12 @@ pub enum LocateError {
 #[must_use]
 pub fn in_checkout() -> bool {
     Path::new(SHIPPED_STORE).is_file()
-        && crate::input::read(Path::new("Cargo.toml"), crate::input::Kind::Other, 1 << 20)
-            .is_ok_and(|t| names_magichunt(&String::from_utf8_lossy(&t)))
+        && crate::fs::input::read(
+            Path::new("Cargo.toml"),
+            crate::fs::input::Kind::Other,
+            1 << 20,
+        )
+        .is_ok_and(|t| names_magichunt(&String::from_utf8_lossy(&t)))
 }
 
 /// Whether a `Cargo.toml` text names the package `magichunt`.
@@ -246,8 +250,18 @@ pub fn writing(given: Option<&Path>) -> Result<PathBuf, LocateError> {
     }
 }
 
+/// Whether a store was started: `false` when another process started it first (its copy is
+/// kept: the store is only ever created, never replaced, here).
+fn started(written: Result<std::path::PathBuf, OutputError>) -> Result<bool, OutputError> {
+    match written {
+        Ok(_) => Ok(true),
+        Err(OutputError::Exists(_)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// Before a command writes `store`: when it is the default store and does not exist yet,
-/// starts it (written atomically, its folder created) as a copy of the shipped store in a
+/// starts it (written atomically and only if it is still not there, its folder created) as a copy of the shipped store in a
 /// checkout, or of the built-in table elsewhere, and says so to `progress`. Any other store
 /// is left as it is (a missing one is a new, empty store).
 ///
@@ -266,13 +280,17 @@ pub fn start(store: &Path, progress: &mut dyn Progress) -> Result<(), LocateErro
         }
     };
     if in_checkout() {
-        let bytes = crate::input::read(
+        let bytes = crate::fs::input::read(
             Path::new(SHIPPED_STORE),
-            crate::input::Kind::Other,
-            crate::input::MAX_TABLE_BYTES,
+            crate::fs::input::Kind::Other,
+            crate::fs::input::MAX_TABLE_BYTES,
         )
         .map_err(LocateError::ReadShipped)?;
-        output::write(store, &bytes, Writes::Store, &[]).map_err(start_err(SHIPPED_STORE))?;
+        if !started(output::write_new(store, &bytes, Writes::Store))
+            .map_err(start_err(SHIPPED_STORE))?
+        {
+            return Ok(());
+        }
         let git = if store == Path::new(DEFAULT_STORE) {
             "; git does not track it"
         } else {
@@ -284,14 +302,17 @@ pub fn start(store: &Path, progress: &mut dyn Progress) -> Result<(), LocateErro
         return Ok(());
     }
     if let Some(dir) = store.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| LocateError::Folder {
+        crate::fs::create_dir(dir).map_err(|source| LocateError::Folder {
             path: store.to_path_buf(),
             source,
         })?;
     }
     let json = crate::shipped::store().to_json();
-    output::write(store, json.as_bytes(), Writes::Store, &[])
-        .map_err(start_err("the built-in table"))?;
+    if !started(output::write_new(store, json.as_bytes(), Writes::Store))
+        .map_err(start_err("the built-in table"))?
+    {
+        return Ok(());
+    }
     progress.note(&format!(
         "magichunt: started {shown} from the table built into magichunt {} (your runs go there)",
         env!("CARGO_PKG_VERSION")

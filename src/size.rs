@@ -23,6 +23,22 @@ pub fn kib(entries: u64) -> String {
     }
 }
 
+/// `bytes` in KiB to one decimal, a whole number without it (so that the JSON documents'
+/// number reads back as the same text).
+///
+/// ```
+/// use magichunt::size::kib_bytes;
+/// assert_eq!(kib_bytes(131_072), "128");
+/// assert_eq!(kib_bytes(90_000), "87.9");
+/// assert_eq!(kib_bytes(98_254), "96");
+/// ```
+#[must_use]
+pub fn kib_bytes(bytes: u64) -> String {
+    let text = format!("{:.1}", bytes as f64 / 1024.0);
+    text.strip_suffix(".0")
+        .map_or_else(|| text.clone(), str::to_string)
+}
+
 /// [`kib`] as a number, for the JSON documents: the same figure the text writes.
 #[must_use]
 pub fn kib_number(entries: u64) -> f64 {

@@ -306,7 +306,9 @@ fn the_c_walk_lists_the_magics_and_supplies_what_a_list_begun_late_lacks() {
         ]);
         assert!(o.status.success(), "{}", report(&o));
         let mut m = json(&out);
-        let n = part_of(&mut m, 2)["supplied"]["magics"].as_array().map(Vec::len);
+        let n = part_of(&mut m, 2)["supplied"]["magics"]
+            .as_array()
+            .map(Vec::len);
         assert_eq!(n, Some(before.len()), "{}", report(&o));
     }
 

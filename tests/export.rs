@@ -38,6 +38,7 @@ fn golden_rust_c_and_json() {
     let mh = Options {
         with_lookup: true,
         prefix: Prefix::new("mh_").unwrap(),
+        ..Options::default()
     };
     check_golden("magics-mh.h", &export_with(Format::C, false, &mh), HINT);
     check_golden("magics-mh.rs", &export_with(Format::Rust, false, &mh), HINT);
@@ -223,6 +224,7 @@ fn generated_rust_compiles_without_warnings_and_matches_the_reference() {
         let options = Options {
             with_lookup,
             prefix: prefix.clone(),
+            ..Options::default()
         };
         let src = dir.path().join("magics.rs");
         std::fs::write(&src, export_with(Format::Rust, tight, &options)).unwrap();
@@ -243,6 +245,7 @@ fn a_prefixed_rust_module_glob_imports_beside_an_engines_own_names() {
     let mh = Options {
         with_lookup: true,
         prefix: Prefix::new("mh_").unwrap(),
+        ..Options::default()
     };
     std::fs::write(
         dir.path().join("magics.rs"),

@@ -139,6 +139,7 @@ fn build_and_check(
     let options = Options {
         with_lookup: true,
         prefix: prefix.clone(),
+        ..Options::default()
     };
     std::fs::write(
         dir.join("magics.h"),
@@ -297,6 +298,7 @@ fn a_prefixed_header_names_nothing_outside_its_prefix() {
     let mh = Options {
         with_lookup: true,
         prefix: Prefix::new("mh_").unwrap(),
+        ..Options::default()
     };
     std::fs::write(d.join("magics.h"), export_with(Format::C, true, &mh)).unwrap();
     let plain = Options {

@@ -134,12 +134,42 @@ fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
         let options = Options {
             with_lookup: true,
             prefix: prefix.clone(),
+            ..Options::default()
         };
         std::fs::write(&src, render_tables(Format::Rust, t, &options)).unwrap();
         rustc_lib(&rustc, dir.path(), &src);
         let main = prefix.apply(common::RUST_HARNESS);
         let exe = rustc_bin(&rustc, dir.path(), &main);
         check_run_tables(&run_ok(Command::new(&exe).arg(&data)), records, t);
+    }
+}
+
+/// The Rust export of every layout builds inside a `#![no_std]` crate (no std, no allocator,
+/// no init call): `tests/examples/nostd/lib.rs`, the crate export.md quotes, beside each.
+#[test]
+fn the_rust_export_of_every_layout_builds_without_std() {
+    let Some(rustc) = tool("RUSTC", "rustc") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib.rs");
+    std::fs::copy("tests/examples/nostd/lib.rs", &lib).unwrap();
+    let out = dir.path().join("magics.rs");
+    let out = out.to_str().unwrap();
+    let common = ["export", "--format", "rust", "--with-lookup", "--out", out];
+    for layout in [
+        vec!["--store", FIXTURE],
+        vec!["--store", FIXTURE, "--layout", "tight"],
+        vec!["--store", FIXTURE, "--layout", "packed"],
+        vec!["--store", FIXTURE, "--layout", "indexed"],
+        vec!["--packed", "results/packed-pool.json"],
+        vec!["--packed", "results/packed-indexed.json"],
+    ] {
+        let args: Vec<&str> = common.iter().chain(&layout).copied().collect();
+        run(&args);
+        let text = std::fs::read_to_string(out).unwrap();
+        assert!(!text.contains("std::"), "{layout:?} names std");
+        rustc_lib(&rustc, dir.path(), &lib);
     }
 }
 

@@ -68,3 +68,64 @@ fn the_script_sees_a_circle() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("cycle among: a, b"), "{text}");
 }
+
+/// The calls that open, create, lock or replace a file: only `src/fs/` makes them, so that
+/// its rules (regular files read within bounds, temporary files created exclusively, lock
+/// files never followed, outputs guarded) hold for every file the project touches.
+const FILE_CALLS: [&str; 13] = [
+    "File::open(",
+    "File::create(",
+    "File::create_new(",
+    "OpenOptions",
+    "fs::write(",
+    "fs::read(",
+    "fs::read_to_string(",
+    "fs::rename(",
+    "fs::remove_file(",
+    "fs::copy(",
+    "fs::hard_link(",
+    "create_dir_all(",
+    ".try_lock(",
+];
+
+#[test]
+fn only_the_fs_room_opens_creates_locks_or_replaces_a_file() {
+    let mut found = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from("src")];
+    while let Some(dir) = stack.pop() {
+        for item in std::fs::read_dir(&dir).unwrap() {
+            let path = item.unwrap().path();
+            if path.is_dir() {
+                if path != std::path::Path::new("src/fs") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs")
+                || path.file_name().is_some_and(|n| n == "tests.rs")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            // Unit tests make their own fixtures.
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for (k, line) in code.lines().enumerate() {
+                let line = line.split("//").next().unwrap_or("");
+                // The kernel's own figures (`/proc/self/stat`) are no file of the project's.
+                if line.contains("\"/proc/") {
+                    continue;
+                }
+                for call in FILE_CALLS {
+                    if line.contains(call) {
+                        found.push(format!("{}:{}: {call}", path.display(), k + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "file calls outside src/fs/ (go through magichunt::fs):\n{}",
+        found.join("\n")
+    );
+}

@@ -246,46 +246,81 @@ fn compare_text(doc: &Value) -> String {
             kib(&tot["tight_kib"])
         );
     }
-    let size = |z: &Value| {
-        let mut x = format!("{} ({} KiB)", n(&z["entries"]), kib(&z["kib"]));
+    // 8-byte layouts: entries, their KiB and the bytes; indexed: ids, the bytes and their KiB.
+    let size = |z: &Value, layout: &str| {
+        let mut x = if layout == "indexed" {
+            format!(
+                "{} ids, {} B ({} KiB)",
+                n(&z["entries"]),
+                n(&z["bytes"]),
+                kib(&z["kib"])
+            )
+        } else {
+            format!(
+                "{} ({} KiB), {} B",
+                n(&z["entries"]),
+                kib(&z["kib"]),
+                n(&z["bytes"])
+            )
+        };
         if n(&z["squares"]) < 128 {
             x += &format!(" {}/128", n(&z["squares"]));
         }
         x
     };
+    let category = |z: &Value| match s(&z["shift"]) {
+        "per-square" => "per-square shifts",
+        "fixed" => "fixed shift",
+        other => panic!("category {other}"),
+    };
+    let row_name = |r: &Value| {
+        let mut name = format!("{}, {}", s(&r["layout"]), s(&r["formula"]));
+        if r["shift"] == "fixed" {
+            name += ", fixed shift";
+        }
+        name
+    };
     t += &format!(
-        "\n{:<16}{:<34}smallest published\n",
+        "\n{:<28}{:<38}smallest published\n",
         "sizes by layout", "ours"
     );
     for r in doc["layouts"].as_array().unwrap() {
-        let name = format!("{}, {}", s(&r["layout"]), s(&r["formula"]));
+        let layout = s(&r["layout"]);
         let ours = if r["ours"].is_null() {
             "-".to_string()
         } else {
-            size(&r["ours"]) + if r["record"] == true { " RECORD" } else { "" }
+            size(&r["ours"], layout) + if r["record"] == true { " RECORD" } else { "" }
         };
-        t += &format!(
-            "{name:<16}{ours:<34}{}, {}\n",
-            size(&r["theirs"]),
-            s(&r["theirs"]["how"])
-        );
+        let theirs = if r["theirs"].is_null() {
+            "none published".to_string()
+        } else {
+            format!(
+                "{}, {} ({})",
+                size(&r["theirs"], layout),
+                s(&r["theirs"]["how"]),
+                category(&r["theirs"])
+            )
+        };
+        t += &format!("{:<28}{ours:<38}{theirs}\n", row_name(r));
     }
     for r in doc["layouts"].as_array().unwrap() {
-        if r["layout"] == "packed" && !r["ours"].is_null() {
+        if (r["layout"] == "packed" || r["layout"] == "indexed") && !r["ours"].is_null() {
             t += &format!(
-                "ours {}, {}: {}\n",
-                s(&r["layout"]),
-                s(&r["formula"]),
-                s(&r["ours"]["how"])
+                "ours {}: {} ({})\n",
+                row_name(r),
+                s(&r["ours"]["how"]),
+                category(&r["ours"])
             );
         }
     }
+    t += "bytes: the data of the C export (nm -S): the tables and 128 magics of 24 bytes (indexed with shared lists: 32)\n";
     t += &format!(
-        "\n{:<50}{:>26}{:>14}{:>14}\n",
+        "\n{:<64}{:>26}{:>14}{:>14}{:>10}\n",
         "slots used, spans, shared array",
         "slots (rooks + bishops)",
         "sum of spans",
-        "shared array"
+        "shared array",
+        "bytes"
     );
     let opt = |v: &Value| {
         v.as_u64()
@@ -299,10 +334,11 @@ fn compare_text(doc: &Value) -> String {
             n(&u["bishop_slots"])
         );
         t += &format!(
-            "{:<50}{slots:>26}{:>14}{:>14}\n",
+            "{:<64}{slots:>26}{:>14}{:>14}{:>10}\n",
             s(&u["table"]),
             opt(&u["spans"]),
-            opt(&u["array"])
+            opt(&u["array"]),
+            opt(&u["bytes"])
         );
     }
     t += "\ntheirs found by (squares, finder):\n";
@@ -380,6 +416,8 @@ fn compare_json_holds_every_figure_of_the_text() {
             FIXTURE,
             "--packed",
             "results/packed-pool.json",
+            "--packed",
+            "results/packed-indexed.json",
         ],
     ];
     for args in runs {
@@ -635,8 +673,7 @@ fn verify_table_text(doc: &Value) -> String {
             ),
             p => format!(
                 "{what}: {p} {} in the file, verify gives {}\n",
-                n(&f["stated"]),
-                n(&f["got"])
+                f["stated"], f["got"]
             ),
         };
     }
@@ -690,6 +727,53 @@ fn verify_table_text(doc: &Value) -> String {
         } else {
             t += &format!("{headline}: INVALID: {}\n", s(&p["error"]));
         }
+    }
+    if let Some(l) = doc["layout"].as_object() {
+        let name = s(&l["layout"]);
+        let problems = l["problems"].as_array().unwrap();
+        if problems.is_empty() {
+            let sizes: Vec<String> = l["sizes"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let stated = if l["table_sizes_checked"] == true {
+                " and table_sizes"
+            } else {
+                ""
+            };
+            t += &format!(
+                "  layout fields     {name}: offsets{stated} hold ({})\n",
+                sizes.join(", ")
+            );
+        }
+        for p in problems {
+            t += &format!("  layout fields     {name}: INVALID: {}\n", s(p));
+        }
+    }
+    let list = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| s(x).to_string())
+            .collect()
+    };
+    let (checked, not) = (list(&doc["checked"]), list(&doc["not_checked"]));
+    if !checked.is_empty() {
+        t += &format!("  checked           {}\n", checked.join(", "));
+    }
+    if !not.is_empty() {
+        let hint = if not.iter().any(|n| n.ends_with(')')) {
+            "; `magichunt audit` checks a store's proofs"
+        } else {
+            ""
+        };
+        t += &format!(
+            "  not checked       {} (taken as stated{hint})\n",
+            not.join(", ")
+        );
     }
     t
 }

@@ -146,13 +146,18 @@ fn compare_shows_sizes_by_layout() {
     assert_eq!(o.status.code(), Some(0), "{out}");
     for want in [
         "sizes by layout",
-        "fancy, plain    88256 (689.5 KiB) RECORD",
-        "89258 (697.3 KiB), best published bits per square",
-        "88772 (693.5 KiB), annuss-fixed-shift-2017",
-        "87988 (687.4 KiB), black-magics-annuss-fiekas-2017",
-        "ours packed, plain: first-fit decreasing of the store",
+        // Entries, and bytes as the C export's data: 8 bytes an entry and 24 a magic.
+        "fancy, plain                88256 (689.5 KiB), 709120 B RECORD",
+        "89258 (697.3 KiB), 717136 B, best published bits per square (per-square shifts)",
+        "88772 (693.5 KiB), 713248 B, annuss-fixed-shift-2017 (fixed shift)",
+        "87988 (687.4 KiB), 706976 B, black-magics-annuss-fiekas-2017 (fixed shift)",
+        "ours packed, plain: first-fit decreasing of the store (per-square shifts)",
         // The shipped store holds a black magic for every square, so black rows have ours.
-        "ours packed, black: first-fit decreasing of the store",
+        "ours packed, black: first-fit decreasing of the store (per-square shifts)",
+        "indexed, plain",
+        "none published",
+        // The fixed-shift records are their own rows; ours has no fixed-shift table here.
+        "packed, plain, fixed shift  -",
     ] {
         assert!(out.contains(want), "{want:?} in\n{out}");
     }
@@ -165,6 +170,75 @@ fn compare_shows_sizes_by_layout() {
     ]));
     assert!(md.contains("| packed, black | "), "{md}");
     assert!(!md.contains("| packed, black | - |"), "{md}");
+}
+
+/// A table's category comes from the table itself: given a packed table whose rooks are all at
+/// 12 bits and bishops at 9 (here the white record itself, as if it were ours), `compare` fills
+/// the fixed-shift row with it, and our indexed table fills the indexed row, in bytes.
+#[test]
+fn compare_names_each_tables_category_and_its_bytes() {
+    let o = magichunt(&[
+        "compare",
+        "--store",
+        "results/best.json",
+        "--packed",
+        "results/published/annuss-fixed-shift-2017.json",
+        "--packed",
+        "results/packed-indexed.json",
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{name:<28}")))
+            .unwrap_or_else(|| panic!("no row {name:?} in\n{out}"))
+            .to_string()
+    };
+    let fixed = row("packed, plain, fixed shift");
+    assert!(fixed.contains("88772 (693.5 KiB), 713248 B  "), "{fixed}");
+    assert!(!fixed.contains("RECORD"), "{fixed}");
+    let indexed = row("indexed, plain");
+    let bytes: u64 = indexed
+        .split(" ids, ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|b| b.parse().ok())
+        .unwrap_or_else(|| panic!("{indexed}"));
+    assert!(bytes <= 131_072, "{indexed}");
+    for want in [
+        "ours packed, plain, fixed shift: results/published/annuss-fixed-shift-2017.json (fixed shift)",
+        "ours indexed, plain: results/packed-indexed.json (per-square shifts)",
+        "ours, results/packed-indexed.json (indexed, per-square shifts)",
+    ] {
+        assert!(out.contains(want), "{want:?} in\n{out}");
+    }
+    let json: serde_json::Value = serde_json::from_slice(
+        &magichunt(&[
+            "compare",
+            "--store",
+            "results/best.json",
+            "--packed",
+            "results/packed-indexed.json",
+            "--json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    let rows = json["layouts"].as_array().unwrap();
+    let ix = rows
+        .iter()
+        .find(|r| r["layout"] == "indexed" && r["formula"] == "plain")
+        .unwrap();
+    assert_eq!(ix["shift"], "per-square");
+    assert_eq!(ix["theirs"], serde_json::Value::Null);
+    assert_eq!(ix["ours"]["bytes"].as_u64(), Some(bytes));
+    assert_eq!(ix["ours"]["shift"], "per-square");
+    let packed = rows
+        .iter()
+        .find(|r| r["layout"] == "packed" && r["formula"] == "plain" && r["shift"] == "per-square")
+        .unwrap();
+    assert_eq!(packed["theirs"]["shift"], "fixed");
+    assert_eq!(packed["theirs"]["bytes"], 713_248);
 }
 
 /// A black hunt stores black entries beside the plain ones; a tight hunt only ever makes a

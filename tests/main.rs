@@ -22,6 +22,8 @@ mod export_c;
 mod export_layouts;
 mod export_names;
 mod hostile;
+mod hostile_files;
+mod hostile_outputs;
 mod hunt;
 mod imports;
 mod json;

@@ -1,5 +1,5 @@
 //! Issue 23, point 4: one output guard. Every command that writes a file goes through
-//! `magichunt::output::write`, which follows symlinks and refuses to replace a magichunt store
+//! `magichunt::fs::output::write`, which follows symlinks and refuses to replace a magichunt store
 //! or a packed table the command was not asked to update; each is run here through the
 //! binary. Before the fix `pack --store S --out S` replaced the store with a packed table,
 //! and `prove --emit-cnf S` replaced it with a CNF.
@@ -185,7 +185,7 @@ fn completions_write_nothing_but_stdout() {
 
 /// Every option of every command that names a file, by what the command does with it. A new
 /// one fails this test until it is listed: an output goes through the output guard
-/// (`magichunt::output::write`) and gets a test here that it refuses to replace a store or a
+/// (`magichunt::fs::output::write`) and gets a test here that it refuses to replace a store or a
 /// packed table. `bench` (`--json` included) and `completions` name no file: they write on
 /// stdout only (see `completions_write_nothing_but_stdout`).
 #[test]
@@ -198,6 +198,8 @@ fn every_option_naming_a_file_is_a_known_input_or_a_guarded_output() {
         "compare --store",
         "export --packed",
         "export --store",
+        // Magics another walk listed, each verified before the store takes it.
+        "exhaust --add-found",
         // A table of starting magics: the pool saved never replaces it (pool.rs
         // a_pool_hunt_never_replaces_its_starts).
         "hunt --starts",

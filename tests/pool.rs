@@ -148,7 +148,7 @@ fn compare_reports_slots_spans_and_arrays_of_the_records_and_the_floor() {
         "results/packed.json",
     ]));
     for row in [
-        "annuss-fixed-shift-2017 (plain)",
+        "annuss-fixed-shift-2017 (plain, fixed shift)",
         "73195 (68839 + 4356)",
         "230676",
         "88772",
@@ -338,4 +338,132 @@ fn descents_from_published_starts_never_take_a_start_or_its_pattern() {
         "1000",
     ]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// `pack --fixed-shift`: every rook at 12 bits and every bishop at 9 (the store's reduced-bit
+/// magics taken at those bits, each saying from which), checked whole; a starting table that
+/// is not fixed shift is refused (exit 2) and nothing is written.
+#[test]
+fn pack_fixed_shift_puts_every_rook_at_12_bits_and_every_bishop_at_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fixed.json");
+    ok(&magichunt(&[
+        "pack",
+        "--store",
+        "results/best.json",
+        "--fixed-shift",
+        "--steps",
+        "0",
+        "--out",
+        s(&out),
+    ]));
+    let verified = ok(&magichunt(&["verify", "--file", s(&out)]));
+    assert!(
+        verified.contains("rooks 12 bits, bishops 9 bits: valid"),
+        "{verified}"
+    );
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(
+        t["algorithm"].as_str().unwrap().contains("fixed shift"),
+        "{}",
+        t["algorithm"]
+    );
+    let entries = t["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 128);
+    for e in entries {
+        let top = if e["piece"] == "rook" { 12 } else { 9 };
+        assert_eq!(e["bits"], top, "{e}");
+    }
+    assert!(
+        entries.iter().any(|e| e["from_bits"].as_u64() < Some(12)),
+        "no reduced-bit magic of the store taken at the piece's bits"
+    );
+
+    // Resumed, the table keeps the command that made its start.
+    let resumed = dir.path().join("resumed.json");
+    ok(&magichunt(&[
+        "pack",
+        "--from",
+        s(&out),
+        "--fixed-shift",
+        "--steps",
+        "0",
+        "--out",
+        s(&resumed),
+    ]));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&resumed).unwrap()).unwrap();
+    assert_eq!(
+        r["commands_before"],
+        serde_json::json!([t["command"]]),
+        "{r}"
+    );
+    assert!(r["command"].as_str().unwrap().contains("--from"), "{r}");
+
+    let refused = dir.path().join("refused.json");
+    let o = magichunt(&[
+        "pack",
+        "--from",
+        "results/packed-pool.json",
+        "--fixed-shift",
+        "--steps",
+        "0",
+        "--out",
+        s(&refused),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--fixed-shift") && err.contains("at 10 bits, not 12"),
+        "{err}"
+    );
+    assert!(!refused.exists());
+}
+
+/// The shipped fixed-shift table: every rook at 12 bits and every bishop at 9, smaller than
+/// Annuss's 88,772 (the smallest plain fixed-shift table published), verified whole, made by
+/// a command on files of the repository, and exported like the other packed tables.
+#[test]
+fn the_shipped_fixed_shift_table_is_below_annuss_2017_and_verifies_whole() {
+    let out = ok(&magichunt(&[
+        "verify",
+        "--file",
+        "results/packed-fixed.json",
+    ]));
+    assert!(
+        out.contains("128 entries, 128 valid, 0 invalid")
+            && out.contains("rooks 12 bits, bishops 9 bits: valid"),
+        "{out}"
+    );
+    let size: u64 = out
+        .split("shared size")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a shared size line");
+    assert!(size < 88_772, "{size} entries");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("results/packed-fixed.json").unwrap())
+            .unwrap();
+    let command = v["command"].as_str().expect("a command");
+    assert!(
+        command.starts_with("magichunt pack --from results/") && !command.contains("/work"),
+        "{command}"
+    );
+    for key in ["algorithm", "cpu_seconds"] {
+        assert!(v.get(key).is_some(), "{key} missing");
+    }
+    let header = ok(&magichunt(&[
+        "export",
+        "--format",
+        "c",
+        "--with-lookup",
+        "--packed",
+        "results/packed-fixed.json",
+    ]));
+    assert!(
+        header.contains(&format!("#define ATTACK_TABLE_SIZE {size}")),
+        "the header's table is not the verified size"
+    );
 }

@@ -30,8 +30,8 @@ pub struct AuditArgs {
     /// Seed of the blocks drawn (default: from the clock; printed, so a run can be repeated).
     #[arg(long)]
     seed: Option<u64>,
-    /// Worker threads of the re-runs (0: all cores).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads of the re-runs (0: all cores; at most 1024).
+    #[arg(long, default_value_t = 0, value_parser = super::threads_arg)]
     threads: usize,
     /// Audit only this piece's records.
     #[arg(long, value_parser = piece_arg)]
@@ -48,17 +48,24 @@ pub struct AuditArgs {
     json: bool,
 }
 
-/// The lines of the audit as they come: on stdout, or with `--json` on stderr.
+/// The lines of the audit as they come: on stdout, or with `--json` on stderr. A line that
+/// cannot be written (the reader went away) stops the audit, as Ctrl-C does (what was checked
+/// is kept), and ends the command with that error.
 struct Said {
     json: bool,
+    stop: Stop,
+    error: Option<super::out::OutError>,
 }
 
 impl Progress for Said {
     fn note(&mut self, line: &str) {
         if self.json {
             crate::say!("{line}");
-        } else {
-            println!("{line}");
+        } else if self.error.is_none() {
+            if let Err(e) = super::out::text(&format!("{line}\n")) {
+                self.error = Some(e);
+                self.stop.request();
+            }
         }
     }
 }
@@ -81,9 +88,17 @@ pub(super) fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     };
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;
-    let report = audit_store(&cfg, &stop, &mut Said { json: args.json })?;
+    let mut said = Said {
+        json: args.json,
+        stop: stop.clone(),
+        error: None,
+    };
+    let report = audit_store(&cfg, &stop, &mut said)?;
+    if let Some(e) = said.error {
+        return Err(e.into());
+    }
     if args.json {
-        print!("{}", report.to_json());
+        super::out::json(&report.to_json())?;
     }
     Ok(if stop.signalled() {
         Outcome::Interrupted

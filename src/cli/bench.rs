@@ -51,7 +51,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         config.threads = vec![n as usize];
     }
     if !args.json {
-        println!("{}", bench::header());
+        super::out::text(&format!("{}\n", bench::header()))?;
     }
     for threads in config.threads.clone() {
         let one = BenchConfig {
@@ -60,9 +60,9 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         };
         for f in bench::run(&one)? {
             if args.json {
-                println!("{}", serde_json::to_string(&f)?);
+                super::out::json(&format!("{}\n", serde_json::to_string(&f)?))?;
             } else {
-                print!("{}", f.render_rows());
+                super::out::text(&f.render_rows())?;
             }
         }
     }
@@ -78,7 +78,7 @@ fn run_exhaust(args: &BenchArgs) -> anyhow::Result<Outcome> {
             Some(_) => exhaust_bench::scaling_header(),
             None => exhaust_bench::header(),
         };
-        println!("{header}");
+        super::out::text(&format!("{header}\n"))?;
     }
     for case in CASES.iter().filter(|c| c.quick || !args.quick) {
         let (json, row) = match args.threads {
@@ -91,7 +91,11 @@ fn run_exhaust(args: &BenchArgs) -> anyhow::Result<Outcome> {
                 (serde_json::to_string(&f)?, f.render_row())
             }
         };
-        println!("{}", if args.json { json } else { row });
+        if args.json {
+            super::out::json(&format!("{json}\n"))?;
+        } else {
+            super::out::text(&format!("{row}\n"))?;
+        }
     }
     Ok(Outcome::Success)
 }

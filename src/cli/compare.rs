@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use std::io::Write as _;
-
 use clap::{Args, ValueEnum};
 
 use super::Outcome;
@@ -80,6 +78,11 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         Style::Text => render_text(&report),
         Style::Markdown => render_markdown(&report),
     };
-    std::io::stdout().lock().write_all(text.as_bytes())?;
+    match args.format {
+        _ if to_stdout => super::out::document(text.as_bytes())?,
+        _ if args.json => super::out::json(&text)?,
+        Style::Text => super::out::text(&text)?,
+        Style::Markdown => super::out::document(text.as_bytes())?,
+    }
     Ok(Outcome::Success)
 }

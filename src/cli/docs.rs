@@ -1,7 +1,6 @@
 //! `magichunt completions` and `magichunt man`: shell completions and manual pages, generated
 //! from the clap definitions so they never drift from the command line (as fd and ripgrep do).
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -9,7 +8,7 @@ use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
 use super::{Opts, Outcome};
-use crate::output::{self, Writes};
+use crate::fs::output::{self, Writes};
 
 /// Arguments of `completions`.
 #[derive(Debug, Args)]
@@ -32,7 +31,7 @@ pub(super) fn completions(args: &CompletionsArgs) -> anyhow::Result<Outcome> {
     let mut cmd = Opts::command();
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "magichunt", &mut out);
-    std::io::stdout().lock().write_all(&out)?;
+    super::out::document(&out)?;
     Ok(Outcome::Success)
 }
 
@@ -55,7 +54,7 @@ pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
     let cmd = Opts::command();
     match &args.dir {
         Some(dir) => {
-            std::fs::create_dir_all(dir)
+            crate::fs::create_dir(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             // One page per command (as clap_mangen::generate_to names them), each through the
             // output guard: a page name that is a link to a store does not replace the store.
@@ -67,7 +66,7 @@ pub(super) fn man(args: &ManArgs) -> anyhow::Result<Outcome> {
         None => {
             let mut out = Vec::new();
             clap_mangen::Man::new(cmd).render(&mut out)?;
-            std::io::stdout().lock().write_all(&out)?;
+            super::out::document(&out)?;
         }
     }
     Ok(Outcome::Success)

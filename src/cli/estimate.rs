@@ -84,9 +84,9 @@ pub(super) fn run(args: &EstimateArgs, json: bool) -> anyhow::Result<Outcome> {
     for q in &args.questions {
         let (e, check) = project_question(q, &cfg, args.full, stop.flag());
         if json {
-            println!("{}", to_json(&e, check.as_ref())?);
+            super::out::json(&format!("{}\n", to_json(&e, check.as_ref())?))?;
         } else {
-            println!("{}", render_line(&e, check.as_ref()));
+            super::out::text(&format!("{}\n", render_line(&e, check.as_ref())))?;
         }
         if stop.requested() {
             return Ok(Outcome::Interrupted);

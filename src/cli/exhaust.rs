@@ -42,8 +42,8 @@ pub struct ExhaustArgs {
     /// MAGICHUNT_STORE names the default].
     #[arg(long)]
     store: Option<PathBuf>,
-    /// Worker threads (0: all cores).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (0: all cores; at most 1024).
+    #[arg(long, default_value_t = 0, value_parser = super::threads_arg)]
     threads: usize,
     /// Stop after this long (e.g. 5m), save, and print the projected total time.
     #[arg(long, value_parser = duration_arg)]
@@ -143,7 +143,7 @@ pub(super) fn run(mut args: ExhaustArgs) -> anyhow::Result<Outcome> {
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;
     let outcome = run_part(&cfg, &stop, &mut Display::new(false, Some(LOG_EVERY)))?;
-    print!("{}", outcome.render_text());
+    super::out::text(&outcome.render_text())?;
     Ok(part_outcome(&outcome))
 }
 

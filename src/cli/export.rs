@@ -1,6 +1,5 @@
 //! `magichunt export`: the store as Rust, C or JSON for an engine.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -29,8 +28,10 @@ pub struct ExportArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// fancy (each square 2^bits entries in its piece's table), tight (max_index - min_index + 1
-    /// entries) or packed (one table shared by rooks and bishops, offsets chosen by the packer:
-    /// first-fit decreasing, then 20000 seeded annealing steps, as `magichunt pack`).
+    /// entries), packed (one table shared by rooks and bishops, offsets chosen by the packer:
+    /// first-fit decreasing, then 20000 seeded annealing steps, as `magichunt pack`) or indexed
+    /// (the packed offsets with one-byte ids into shared lists of attack sets; with --packed,
+    /// a packed table's offsets so).
     #[arg(long, value_parser = |s: &str| s.parse::<Layout>(), conflicts_with = "tight")]
     layout: Option<Layout>,
     /// The same as --layout tight.
@@ -40,17 +41,23 @@ pub struct ExportArgs {
     /// ((occ | ~mask) * magic) >> (64 - bits)).
     #[arg(long, default_value = "plain", value_parser = formula_arg)]
     formula: Formula,
-    /// Export this packed table (written by `magichunt pack`) as it is, instead of a store:
-    /// checked as a whole first (every subset of every square in the shared array).
+    /// Export this packed or indexed table (written by `magichunt pack`) as it is, instead of a
+    /// store: checked as a whole first (every subset of every square in the shared array).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["store", "allow_missing", "formula", "tight"])]
     packed: Option<PathBuf>,
     /// Count every proof the store records as proven in the header, also those only claimed
     /// (not checked here).
     #[arg(long, conflicts_with = "packed")]
     count_claimed: bool,
-    /// Rust and C: add the table fill by ray walk and rook_attacks / bishop_attacks.
+    /// Rust and C: add rook_attacks / bishop_attacks and the tables they read (Rust: computed
+    /// at compile time, no std; C: filled by init_attack_tables(); indexed: data in both).
     #[arg(long)]
     with_lookup: bool,
+    /// Rust: fill the attack table at run time in a std OnceLock instead of
+    /// computing it at compile time: a smaller binary and a faster compile, but it needs std
+    /// and an allocator. The indexed layout's tables are data either way.
+    #[arg(long, requires = "with_lookup")]
+    runtime_fill: bool,
     /// Rust and C: put P in front of every public name (C: P lower-case for functions and
     /// types, upper-case for macros and constants; `mh_` gives mh_rook_attacks, MH_ROOK_MAGICS).
     #[arg(long, value_name = "P", value_parser = |s: &str| s.parse::<Prefix>())]
@@ -70,11 +77,12 @@ pub(super) fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         options: Options {
             with_lookup: args.with_lookup,
             prefix: args.prefix.clone().unwrap_or_default(),
+            runtime_fill: args.runtime_fill,
         },
         ..ExportConfig::new(args.format)
     };
     if let Some(text) = export(&cfg, &mut Lines::new(None))? {
-        std::io::stdout().lock().write_all(text.as_bytes())?;
+        super::out::document(text.as_bytes())?;
     }
     Ok(Outcome::Success)
 }

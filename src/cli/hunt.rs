@@ -65,8 +65,8 @@ pub struct HuntArgs {
     /// Candidates per target at most.
     #[arg(long)]
     tries: Option<u64>,
-    /// Worker threads (default: available cores).
-    #[arg(long)]
+    /// Worker threads (default: available cores; at most 1024).
+    #[arg(long, value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// Seed of every candidate stream (default: from the clock, printed).
     #[arg(long)]
@@ -266,7 +266,7 @@ pub(super) fn run(args: &HuntArgs) -> anyhow::Result<Outcome> {
             (pool::hunt::summary_text(&summary), summary.interrupted)
         }
     };
-    print!("{text}");
+    super::out::text(&text)?;
     Ok(if interrupted {
         Outcome::Interrupted
     } else {

@@ -39,6 +39,6 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         accept_claimed: args.accept_claimed,
         shipped: args.shipped,
     };
-    print!("{}", merge(&cfg, &mut Lines::new(None))?.render_text());
+    super::out::text(&merge(&cfg, &mut Lines::new(None))?.render_text())?;
     Ok(Outcome::Success)
 }

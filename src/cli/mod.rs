@@ -12,6 +12,7 @@ mod exhaust;
 mod export;
 mod hunt;
 mod merge;
+pub mod out;
 mod pack;
 mod progress;
 mod prove;
@@ -173,6 +174,25 @@ pub fn square_arg(s: &str) -> Result<Square, ParseError> {
 /// [`ParseError::Other`] naming the value.
 pub fn formula_arg(s: &str) -> Result<crate::question::Formula, ParseError> {
     s.parse()
+}
+
+/// The most worker threads a command starts (`--threads`): more is a typo, refused in one
+/// line before anything runs rather than left to fail (or to swamp the machine) as threads
+/// are created.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads`: 0 (every core, where the command allows it) to [`MAX_THREADS`].
+///
+/// # Errors
+/// A message naming the bound.
+pub fn threads_arg(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number of threads"))?;
+    if n > MAX_THREADS {
+        return Err(format!("at most {MAX_THREADS} threads"));
+    }
+    Ok(n)
 }
 
 /// Worker threads: `n`, or every core the machine offers when `n` is 0 (`--threads 0`) or

@@ -2,15 +2,17 @@
 //! table in the table format. The magics come from a store, or from a packed table to
 //! improve (`--from`); with `--pool` every square may also take any magic of a pool, and the
 //! packer chooses magics and offsets together. Optionally it hunts magics that fit the
-//! array's holes (`--hunt`).
+//! array's holes (`--hunt`). `--layout indexed` makes an indexed table (one-byte ids) the
+//! same way.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::{formula_arg, threads_or_all, Outcome};
 use crate::interrupt::{self, Stop};
+use crate::layout::pack_indexed::ListsMode;
+use crate::layout::Layout;
 use crate::pool::pack::{pack, PackConfig};
 use crate::progress::Lines;
 use crate::question::Formula;
@@ -39,6 +41,10 @@ pub struct PackArgs {
     /// footprint of the source's and the pool's (a `--from` table's magic always among them).
     #[arg(long, default_value_t = 24)]
     choices: usize,
+    /// Fixed shift: every rook at 12 bits, every bishop at 9 (one shift per piece, written
+    /// into the lookup's code); a store's magic at fewer bits is taken at those bits.
+    #[arg(long)]
+    fixed_shift: bool,
     /// With `--pool`: rank magics by their slots plus their holes of at most this many slots
     /// (default: the pool's own gap).
     #[arg(long)]
@@ -64,12 +70,39 @@ pub struct PackArgs {
     /// Bits above a square's own that the hunt may try (0: the same bits only).
     #[arg(long, default_value_t = 0)]
     spread: u32,
-    /// Worker threads of the hunt (default: available cores).
-    #[arg(long)]
+    /// Worker threads of the hunt (default: available cores; at most 1024).
+    #[arg(long, value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// Seed of the packer's and the hunt's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The layout to make: packed (one array of 8-byte attack sets) or indexed (one array of
+    /// one-byte ids into lists of attack sets; `--from` an indexed table resumes it).
+    #[arg(long, default_value = "packed", value_parser = layout_arg)]
+    layout: Layout,
+    /// Indexed: shared lists (one list array, the lookup keeps the square's rays of an entry)
+    /// or each square's own (lists[list + id], no mask; 8 bytes for each of the 6,328 attack
+    /// sets, and the packer numbers each square's ids to share slots).
+    #[arg(long, default_value = "shared", value_parser = lists_arg)]
+    lists: ListsMode,
+    /// Indexed: taken slots a square may meet where it is placed, sharing them where the ids
+    /// are equal (0: none; more is slower).
+    #[arg(long, default_value_t = default_hits())]
+    hits: u32,
+}
+
+const fn default_hits() -> u32 {
+    crate::layout::ids::DEFAULT_HITS
+}
+
+fn layout_arg(s: &str) -> Result<Layout, String> {
+    s.parse()
+        .map_err(|e: crate::error::ParseError| e.to_string())
+}
+
+fn lists_arg(s: &str) -> Result<ListsMode, String> {
+    s.parse()
+        .map_err(|e: crate::error::ParseError| e.to_string())
 }
 
 impl TryFrom<&PackArgs> for PackConfig {
@@ -83,6 +116,7 @@ impl TryFrom<&PackArgs> for PackConfig {
             from: a.from.clone(),
             pool: a.pool.clone(),
             choices: a.choices,
+            fixed_shift: a.fixed_shift,
             gap: a.gap,
             out: Some(a.out.clone()).filter(|p| p.as_os_str() != "-"),
             steps: a.steps,
@@ -93,6 +127,9 @@ impl TryFrom<&PackArgs> for PackConfig {
             threads: a.threads.unwrap_or_else(|| threads_or_all(None)),
             seed: a.seed,
             command: command_line(),
+            layout: a.layout,
+            lists: a.lists,
+            hits: a.hits,
         })
     }
 }
@@ -104,7 +141,7 @@ pub(super) fn run(args: &PackArgs) -> anyhow::Result<Outcome> {
     interrupt::install(&stop)?;
     let packed = pack(&cfg, &stop, &mut Lines::new(None))?;
     if let Some(text) = &packed.text {
-        std::io::stdout().lock().write_all(text.as_bytes())?;
+        super::out::document(text.as_bytes())?;
     }
     Ok(if packed.interrupted {
         Outcome::Interrupted

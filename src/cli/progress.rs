@@ -40,7 +40,7 @@ impl Progress for Display {
     fn note(&mut self, line: &str) {
         match &self.bars {
             Some(b) => {
-                let _ = b.multi.println(line);
+                let _ = b.multi.println(crate::escape::terminal_text(line));
             }
             None => self.plain.note(line),
         }
@@ -71,7 +71,7 @@ impl Progress for Display {
             b.lines.push(bar);
         }
         for (bar, line) in b.lines.iter().zip(lines) {
-            bar.set_message(line.clone());
+            bar.set_message(crate::escape::one_line(line));
         }
         if let Some(first) = b.lines.first() {
             first.tick();

@@ -2,7 +2,6 @@
 //! exhaustive search, into the store ([`crate::settle::run`]); list the campaign's open
 //! questions; write a CNF; check certificates again.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -55,8 +54,9 @@ pub struct ProveArgs {
     /// Give up after this long (e.g. 10m): exit 1 with nothing recorded for the part.
     #[arg(long, value_parser = duration_arg)]
     time: Option<Duration>,
-    /// Worker threads of the exhaustive search (0: all cores); the SAT solver uses one.
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads of the exhaustive search (0: all cores; at most 1024); the SAT solver
+    /// uses one.
+    #[arg(long, default_value_t = 0, value_parser = super::threads_arg)]
     threads: usize,
     /// Settle again even if the store already settles the question.
     #[arg(long)]
@@ -80,7 +80,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     let mut display = Display::new(false, Some(LOG_EVERY));
     if args.campaign {
         let list = settle::open_questions(args.store.as_deref(), &mut display)?;
-        print!("{}", settle::render_open_questions(&list));
+        super::out::text(&settle::render_open_questions(&list))?;
         return Ok(Outcome::Success);
     }
     let (Some(piece), Some(square), Some(bits)) = (args.piece, args.square, args.bits) else {
@@ -93,13 +93,13 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
         let out = Some(path.as_path()).filter(|p| p.as_os_str() != "-");
         let text = sat::emit_cnf(q, args.shard, out, args.store.as_deref(), &mut display)?;
         if let Some(text) = text {
-            std::io::stdout().lock().write_all(&text)?;
+            super::out::document(&text)?;
         }
         return Ok(Outcome::Success);
     }
     if args.check_certificates {
         let checks = sat::check_certificates(q, args.store.as_deref(), &mut display)?;
-        print!("{}", checks.render_text());
+        super::out::text(&checks.render_text())?;
         return Ok(if checks.failed == 0 {
             Outcome::Success
         } else {
@@ -120,7 +120,7 @@ pub(super) fn run(args: ProveArgs) -> anyhow::Result<Outcome> {
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;
     let outcome = settle::run(&cfg, &stop, &mut display)?;
-    print!("{}", outcome.render_text());
+    super::out::text(&outcome.render_text())?;
     Ok(match &outcome {
         SettleOutcome::Exhaustive(o) => part_outcome(o),
         SettleOutcome::Sat(SatOutcome::Interrupted { .. }) => Outcome::Interrupted,

@@ -36,9 +36,9 @@ pub(super) fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
     let target = Target::new(args.piece, args.square);
     let report = show(args.store.as_deref(), target, &mut Lines::new(None))?;
     if args.json {
-        print!("{}", report.to_json());
+        super::out::json(&report.to_json())?;
     } else {
-        print!("{}", report.render_text());
+        super::out::text(&report.render_text())?;
     }
     Ok(Outcome::Success)
 }

@@ -75,7 +75,11 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<Outcome> {
             (text, report.is_valid())
         }
     };
-    print!("{text}");
+    if args.json {
+        super::out::json(&text)?;
+    } else {
+        super::out::text(&text)?;
+    }
     Ok(if valid {
         Outcome::Success
     } else {

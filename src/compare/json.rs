@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::layouts::Size;
 use super::{Evidence, Report, Row, SquareReport, Standing, Status, Totals};
-use crate::layout::Pattern;
+use crate::layout::{Layout, Pattern};
 use crate::magic::format_magic;
 use crate::piece::Piece;
 use crate::question::Question;
@@ -265,19 +265,31 @@ impl TotalsWire {
 /// One side of a layout row.
 #[derive(Serialize)]
 struct SizeWire {
+    /// 8-byte entries, or (indexed) one-byte ids.
     entries: u64,
+    /// KiB of the entries (8 bytes each; indexed: the bytes).
     kib: f64,
+    /// The data of the C export: tables and magics.
+    bytes: u64,
     squares: usize,
     how: String,
+    /// The table's category: `per-square` or `fixed` (every rook at 12 bits, bishop at 9).
+    shift: &'static str,
 }
 
 impl SizeWire {
-    fn of(s: &Size) -> SizeWire {
+    fn of(s: &Size, layout: Layout) -> SizeWire {
         SizeWire {
             entries: s.entries,
-            kib: kib(s.entries),
+            kib: if layout == Layout::Indexed {
+                crate::size::kib_bytes(s.bytes).parse().unwrap_or_default()
+            } else {
+                kib(s.entries)
+            },
+            bytes: s.bytes,
             squares: s.squares,
             how: s.how.clone(),
+            shift: s.shift.name(),
         }
     }
 }
@@ -287,9 +299,12 @@ impl SizeWire {
 struct LayoutWire {
     layout: &'static str,
     formula: &'static str,
+    /// The row's lookup: `per-square` (fixed-shift tables count too) or `fixed`.
+    shift: &'static str,
     ours: Option<SizeWire>,
-    theirs: SizeWire,
-    /// All 128 of ours, smaller than the smallest published.
+    /// `null` when none is published (indexed).
+    theirs: Option<SizeWire>,
+    /// All 128 of ours, smaller in bytes than the smallest published of the row.
     record: bool,
 }
 
@@ -302,6 +317,7 @@ struct UsageWire {
     bishop_slots: u64,
     spans: Option<u64>,
     array: Option<u64>,
+    bytes: Option<u64>,
 }
 
 /// A finder of theirs.
@@ -386,8 +402,9 @@ pub fn render(report: &Report) -> String {
             .map(|r| LayoutWire {
                 layout: r.layout.name(),
                 formula: r.formula.name(),
-                ours: r.ours.as_ref().map(SizeWire::of),
-                theirs: SizeWire::of(&r.theirs),
+                shift: r.shift.name(),
+                ours: r.ours.as_ref().map(|s| SizeWire::of(s, r.layout)),
+                theirs: r.theirs.as_ref().map(|s| SizeWire::of(s, r.layout)),
                 record: r.record(),
             })
             .collect(),
@@ -401,6 +418,7 @@ pub fn render(report: &Report) -> String {
                 bishop_slots: u.usage.slots[Piece::Bishop as usize],
                 spans: u.usage.spans,
                 array: u.array,
+                bytes: u.bytes,
             })
             .collect(),
         finders: report

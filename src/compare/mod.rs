@@ -31,7 +31,6 @@ mod text;
 
 use std::collections::BTreeMap;
 
-use crate::layout::{Fill, PackedTable};
 use crate::piece::{Piece, Target};
 use crate::published;
 use crate::question::Question;
@@ -41,7 +40,7 @@ use crate::store::{Counting, Store};
 use crate::table::{Entry, Provenance, Table};
 
 pub use json::{render as render_json, SCHEMA_VERSION};
-pub use layouts::{layout_rows, usage_rows, LayoutRow, UsageRow};
+pub use layouts::{layout_rows, usage_rows, LayoutRow, OurFile, OurTable, Shift, UsageRow};
 pub use markdown::render as render_markdown;
 pub use read::{compare, show, CompareConfig, CompareError};
 pub use square::{Evidence, ProofSource, SquareReport};
@@ -269,14 +268,14 @@ impl Report {
         Report::with_packed(ours, ours_name, theirs, &[])
     }
 
-    /// [`Report::new`] with packed tables of ours (named, already checked) that the layout
-    /// sizes may take instead of the store's quick packing.
+    /// [`Report::new`] with packed and indexed tables of ours (named, already checked) that
+    /// the layout sizes may take instead of the store's quick packing.
     #[must_use]
     pub fn with_packed(
         ours: &Store,
         ours_name: &str,
         theirs: &Theirs,
-        packed: &[(String, PackedTable, Fill)],
+        packed: &[OurFile],
     ) -> Report {
         let rows = Target::all().map(|t| Row::of(ours, theirs, t)).collect();
         Report {

@@ -5,11 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{render_svg, Report, SquareReport, Theirs};
+use super::{render_svg, OurFile, OurTable, Report, SquareReport, Theirs};
 use crate::error::TableError;
-use crate::layout::PackedTable;
+use crate::fs::output::{self, OutputError, Writes};
+use crate::layout::indexed::is_indexed;
+use crate::layout::{IndexedTable, PackedTable};
 use crate::locate::LocateError;
-use crate::output::{self, OutputError, Writes};
 use crate::piece::Target;
 use crate::progress::Progress;
 use crate::table::Table;
@@ -90,13 +91,18 @@ pub fn compare(cfg: &CompareConfig, progress: &mut dyn Progress) -> Result<Repor
     let mut packed = Vec::new();
     for path in &cfg.packed {
         let name = path.display().to_string();
-        let table =
-            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
-                .map_err(|e| CompareError::Packed(format!("{name}: {e}")))?;
-        let fill = table
-            .check()
-            .map_err(|e| CompareError::Packed(format!("{name}: {e}")))?;
-        packed.push((name, table, fill));
+        let bad = |e: crate::layout::LayoutError| CompareError::Packed(format!("{name}: {e}"));
+        let table = Table::read_as(path, crate::fs::input::Kind::PackedTable)?;
+        let table = if is_indexed(&table) {
+            let t = IndexedTable::from_table(&table).map_err(bad)?;
+            let fill = t.check().map_err(bad)?;
+            OurTable::Indexed(t, fill)
+        } else {
+            let t = PackedTable::from_table(&table).map_err(bad)?;
+            let fill = t.check().map_err(bad)?;
+            OurTable::Packed(t, fill)
+        };
+        packed.push(OurFile { name, table });
     }
     let report = Report::with_packed(&store, &from.name(), &theirs, &packed);
     if let Some(path) = &cfg.svg {

@@ -84,24 +84,7 @@ fn legend(status: Status, published: bool) -> &'static str {
     }
 }
 
-/// `text` fit for SVG character data and attribute values: `&`, `<`, `>`, `"` and `'` as
-/// entities, control characters (which XML does not allow) as `\u{..}`.
-#[must_use]
-pub fn xml_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() => out.extend(c.escape_unicode()),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::escape::xml_text;
 
 /// `name` cut to its last `max` characters (after an ellipsis) when longer: a path keeps its
 /// file name.

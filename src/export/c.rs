@@ -206,6 +206,9 @@ fn layout_text(template: &str, layout: &Tables) -> String {
 
 /// Renders the C header.
 pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> String {
+    if let Some(ix) = &layout.indexed {
+        return super::indexed::render_c(layout, ix, header, options);
+    }
     let names = &options.prefix;
     let mut lines = header.to_vec();
     lines.push(String::new());

@@ -2,7 +2,7 @@
 //! layout and its totals, which squares are proven optimal and which were filled.
 
 use super::{slot_formula, Slot, Tables};
-use crate::layout::{Fill, Layout, PackedTable};
+use crate::layout::{Fill, IndexedFill, IndexedTable, Layout, PackedTable};
 use crate::piece::Piece;
 use crate::question::Formula;
 use crate::store::{Counting, Store};
@@ -61,6 +61,22 @@ impl Source {
         }
     }
 
+    /// The source of an indexed table read from `path` (checked: `fill` is what
+    /// [`IndexedTable::check`] gave).
+    #[must_use]
+    pub fn of_indexed(table: &IndexedTable, fill: &IndexedFill, path: &str) -> Source {
+        Source {
+            kind: "indexed table",
+            name: file_name(path),
+            sha256: content_sha256(&table.to_json(fill)),
+            latest: table
+                .entries
+                .iter()
+                .filter_map(|p| p.entry.found_at.clone())
+                .max(),
+        }
+    }
+
     /// The source of a packed table read from `path` (checked: `fill` is what
     /// [`PackedTable::check`] gave).
     #[must_use]
@@ -97,6 +113,15 @@ pub fn header_lines(layout: &Tables, source: &Source) -> Vec<String> {
         },
         format!("Slot formula: {}.", slot_formula(layout.formula)),
         match (layout.layout, layout.formula, &layout.packed) {
+            (Layout::Indexed, _, _) => format!(
+                "Layout: indexed, one array of one-byte ids shared by rooks and bishops; each square's slot at its offset + index holds the id of its attack set, read from the lists at its list + id{}; two squares share a slot only where their ids are equal; offsets from {}.",
+                if layout.indexed.as_ref().is_some_and(super::Indexed::masked) {
+                    " and kept to its rays (an entry of the shared lists holds attack sets of several squares)"
+                } else {
+                    ""
+                },
+                layout.indexed.as_ref().map_or("", |i| i.how.as_str())
+            ),
             (_, _, Some(p)) => format!(
                 "Layout: packed, one attack table shared by rooks and bishops; each square's slots lie at its offset + index, and two squares share a slot only where their attack sets are equal; offsets from {}.",
                 p.how

@@ -20,7 +20,7 @@ pub(super) fn render(layout: &Tables, header: &[String]) -> String {
     let mut meta = BTreeMap::new();
     meta.insert("comment".to_string(), json!(header));
     meta.insert("layout".to_string(), json!(layout.layout.name()));
-    if layout.formula != Formula::Plain || layout.packed.is_some() {
+    if layout.formula != Formula::Plain || layout.layout.shared() {
         meta.insert("formula".to_string(), json!(layout.formula.name()));
     }
     // The same names in every layout, as the Rust and C exports define them.
@@ -48,6 +48,23 @@ pub(super) fn render(layout: &Tables, header: &[String]) -> String {
             }),
         );
     }
+    if let Some(ix) = &layout.indexed {
+        // The indexed table's own fields, so that `verify --file` checks it as a whole.
+        let table: Value =
+            serde_json::from_str(&ix.table.to_json(&ix.fill)).expect("a table is JSON");
+        for key in ["indexed_table", "attack_lists"] {
+            meta.insert(key.to_string(), table[key].clone());
+        }
+    }
+    let ids = |s: &super::Slot| {
+        layout.indexed.as_ref().and_then(|ix| {
+            ix.table
+                .entries
+                .iter()
+                .find(|p| p.entry.target == s.entry.target)
+                .map(|p| json!(p.ids))
+        })
+    };
     let entries = layout
         .rook
         .iter()
@@ -57,6 +74,10 @@ pub(super) fn render(layout: &Tables, header: &[String]) -> String {
             w.extra.insert("mask".into(), Value::from(hex(s.mask)));
             w.extra.insert("shift".into(), Value::from(s.shift));
             w.extra.insert("offset".into(), Value::from(s.offset));
+            if let Some(ids) = ids(s) {
+                w.extra.insert("list".into(), Value::from(s.list));
+                w.extra.insert("ids".into(), ids);
+            }
             w
         })
         .collect();

@@ -10,7 +10,7 @@
 //! with a seed derived from the target, so the output depends on the store's content only.
 //!
 //! Text from the store reaches generated code only through [`comment_text`], and `--out`
-//! never replaces a store ([`crate::output`]).
+//! never replaces a store ([`crate::fs::output`]).
 //!
 //! ```
 //! use magichunt::export::{render, Format, Layout, Options, Source, Tables};
@@ -28,18 +28,18 @@
 //! ```
 
 mod c;
-mod escape;
 mod header;
+mod indexed;
 mod json;
 mod names;
 mod rust;
 mod tables;
 mod write;
 
-pub use escape::comment_text;
+pub use crate::escape::comment_text;
 pub use header::{content_sha256, file_name, header_lines, Source};
 pub use names::Prefix;
-pub use tables::{fill, Packed, Slot, Tables};
+pub use tables::{fill, Indexed, Packed, Slot, Tables};
 pub use write::{export, ExportConfig, ExportFileError};
 
 use std::fmt::Write as _;
@@ -122,6 +122,9 @@ pub struct Options {
     pub with_lookup: bool,
     /// Put in front of every public name (Rust and C).
     pub prefix: Prefix,
+    /// Rust, 8-byte layouts: fill the tables at run time in a `std::sync::OnceLock` instead
+    /// of computing them at compile time.
+    pub runtime_fill: bool,
 }
 
 /// Renders `layout` in `format`.
@@ -158,7 +161,7 @@ fn hex(v: u64) -> String {
 /// Fills the placeholders the C and Rust templates share: whose table a slot counts in, and
 /// the attack table's size and each piece's start and size in it.
 fn fill_sizes(template: String, layout: &Tables) -> String {
-    let packed = layout.packed.is_some();
+    let packed = layout.layout.shared();
     template
         .replace("@WHOSE@", if packed { "the shared" } else { "its piece's" })
         .replace("@ATTACK_SIZE@", &layout.total().to_string())

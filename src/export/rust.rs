@@ -1,5 +1,7 @@
 //! The Rust back end: self-contained source that compiles with
-//! `rustc --edition 2021 --crate-type lib` without warnings.
+//! `rustc --edition 2021 --crate-type lib` without warnings. With `--with-lookup` the tables
+//! are computed at compile time (`const fn`; the file needs no std and builds in a
+//! `#![no_std]` crate), or with `--runtime-fill` filled at run time in a `std::sync::OnceLock`.
 
 use std::fmt::Write as _;
 
@@ -81,6 +83,129 @@ pub fn $pbishop_attacks(square: usize, occupied: u64) -> u64 {
 }
 ";
 
+/// The tables of `--with-lookup` computed at compile time: `const fn`, no std, no allocator,
+/// no init. Every square's attack sets come from the first blocker on each of its rays: one
+/// set per combination, written at the slot of every occupancy with those first blockers (a
+/// fraction of a second of constant evaluation for any table; see docs/export.md).
+const CONST_LOOKUP: &str = r"
+/// The attack table, computed when the crate compiles: rook slots counted from
+/// `$PROOK_TABLE_START`, bishop slots from `$PBISHOP_TABLE_START`.
+static ATTACK_TABLE: [u64; $PATTACK_TABLE_SIZE] = attack_table();
+
+// Each piece's part lies inside the table (checked when the crate compiles).
+const _: () = assert!(
+    $PROOK_TABLE_START + $PROOK_TABLE_SIZE <= $PATTACK_TABLE_SIZE
+        && $PBISHOP_TABLE_START + $PBISHOP_TABLE_SIZE <= $PATTACK_TABLE_SIZE
+);
+
+/// Every square's attack sets at the slot of every occupancy of its mask.
+const fn attack_table() -> [u64; $PATTACK_TABLE_SIZE] {
+    let mut table = [0u64; $PATTACK_TABLE_SIZE];
+    let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    fill_piece(&mut table, $PROOK_TABLE_START, &$PROOK_MAGICS, rook);
+    fill_piece(&mut table, $PBISHOP_TABLE_START, &$PBISHOP_MAGICS, bishop);
+    table
+}
+
+/// Fills one piece's part of the table. For each square, every choice of the first blocker
+/// on each ray (or none) gives one attack set, written at the slot of every occupancy of the
+/// mask with those first blockers (the squares behind them free).
+const fn fill_piece(
+    table: &mut [u64; $PATTACK_TABLE_SIZE],
+    start: usize,
+    magics: &[$TMagicEntry; 64],
+    directions: [(i32, i32); 4],
+) {
+    let mut square = 0;
+    while square < 64 {
+        let e = &magics[square];
+        let base = start + e.offset as usize;
+        // Each ray's squares from the square outwards, and how many are in the mask.
+        let mut ray = [[0u64; 7]; 4];
+        let (mut len, mut inner) = ([0usize; 4], [0usize; 4]);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = directions[d];
+            let (mut file, mut rank) = ((square % 8) as i32 + df, (square / 8) as i32 + dr);
+            while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                let bit = 1u64 << (rank * 8 + file);
+                ray[d][len[d]] = bit;
+                len[d] += 1;
+                if e.mask & bit != 0 {
+                    inner[d] += 1;
+                }
+                file += df;
+                rank += dr;
+            }
+            d += 1;
+        }
+        // first[d]: the first blocker on ray d, inner[d] for none inside the mask.
+        let mut first = [0usize; 4];
+        loop {
+            let (mut attacks, mut blockers, mut free) = (0u64, 0u64, 0u64);
+            let mut d = 0;
+            while d < 4 {
+                let mut k = 0;
+                while k < len[d] {
+                    if k <= first[d] {
+                        attacks |= ray[d][k];
+                    }
+                    if k < inner[d] {
+                        if k == first[d] {
+                            blockers |= ray[d][k];
+                        } else if k > first[d] {
+                            free |= ray[d][k];
+                        }
+                    }
+                    k += 1;
+                }
+                d += 1;
+            }
+            // Every subset of the free squares, by carry-rippler (no call in the loop:
+            // constant evaluation is slow at calls).
+            let mut sub = 0u64;
+            loop {
+                let occ = blockers | sub;
+                let key = (@CONST_KEY@) as u128;
+                table[base + ((key * e.magic as u128) as u64 >> e.shift) as usize] = attacks;
+                if sub == free {
+                    break;
+                }
+                sub = ((sub | !free) + 1) & free;
+            }
+            let mut d = 0;
+            while d < 4 && first[d] == inner[d] {
+                first[d] = 0;
+                d += 1;
+            }
+            if d == 4 {
+                break;
+            }
+            first[d] += 1;
+        }
+        square += 1;
+    }
+}
+
+/// Does nothing: the tables are computed at compile time. For engines written for the
+/// export that fills them at run time (`--runtime-fill`).
+#[inline]
+pub fn $pinit_attack_tables() {}
+
+/// Rook attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
+#[inline]
+pub fn $prook_attacks(square: usize, occupied: u64) -> u64 {
+    ATTACK_TABLE[$PROOK_TABLE_START + $PROOK_MAGICS[square].slot(occupied)]
+}
+
+/// Bishop attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
+#[inline]
+pub fn $pbishop_attacks(square: usize, occupied: u64) -> u64 {
+    ATTACK_TABLE[$PBISHOP_TABLE_START + $PBISHOP_MAGICS[square].slot(occupied)]
+}
+";
+
 /// The entry type, opening the source after its comment.
 const ENTRY_TYPE: &str = r"
 /// One square's magic: the slot of occupancy `occ` in @WHOSE@ table is
@@ -129,9 +254,9 @@ pub const $PBISHOP_TABLE_SIZE: usize = @BISHOP_SIZE@;
 /// Fills the layout's and the formula's placeholders of a template (before the prefix).
 fn layout_text(template: &str, layout: &Tables) -> String {
     let packed = layout.packed.is_some();
-    let (key, self_key) = match layout.formula {
-        Formula::Plain => ("occ & mask", "occ & self.mask"),
-        Formula::Black => ("occ | !mask", "occ | !self.mask"),
+    let (key, self_key, const_key) = match layout.formula {
+        Formula::Plain => ("occ & mask", "occ & self.mask", "occ"),
+        Formula::Black => ("occ | !mask", "occ | !self.mask", "occ | !e.mask"),
     };
     fill_sizes(
         template
@@ -146,6 +271,7 @@ fn layout_text(template: &str, layout: &Tables) -> String {
             )
             .replace("@INTO@", if packed { "the shared" } else { "the piece's" })
             .replace("@SELF_KEY@", self_key)
+            .replace("@CONST_KEY@", const_key)
             .replace("@KEY@", key),
         layout,
     )
@@ -154,18 +280,32 @@ fn layout_text(template: &str, layout: &Tables) -> String {
 /// How to use the module, for its opening comment.
 const USAGE: &str = "Use: `mod magics;` on this file, then `magics::$PROOK_MAGICS[square].slot(occupied)` and the like.";
 
-/// The usage line of `--with-lookup`.
+/// The usage line of `--with-lookup --runtime-fill`.
 const USAGE_LOOKUP: &str = "Call magics::$pinit_attack_tables() once at startup (the lookups also fill the tables on first
 use), then magics::$prook_attacks(square, occupied) and magics::$pbishop_attacks(square, occupied).";
 
+/// The usage line of `--with-lookup`.
+const USAGE_CONST: &str =
+    "The tables are computed at compile time (const fn; no std, no allocator, no init: the file
+builds in a #![no_std] crate): magics::$prook_attacks(square, occupied) and
+magics::$pbishop_attacks(square, occupied) answer from the first call.";
+
 /// Renders the Rust source.
 pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> String {
+    if let Some(ix) = &layout.indexed {
+        return super::indexed::render_rust(layout, ix, header, options);
+    }
     let names = &options.prefix;
     let mut lines = header.to_vec();
     lines.push(String::new());
     lines.extend(names.apply(USAGE).lines().map(String::from));
     if options.with_lookup {
-        lines.extend(names.apply(USAGE_LOOKUP).lines().map(String::from));
+        let usage = if options.runtime_fill {
+            USAGE_LOOKUP
+        } else {
+            USAGE_CONST
+        };
+        lines.extend(names.apply(usage).lines().map(String::from));
     }
     let mut out = String::new();
     comment_block(&mut out, "// ", &lines);
@@ -187,7 +327,12 @@ pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> S
         out.push_str("];\n");
     }
     if options.with_lookup {
-        out.push_str(&names.apply(&layout_text(LOOKUP, layout)));
+        let lookup = if options.runtime_fill {
+            LOOKUP
+        } else {
+            CONST_LOOKUP
+        };
+        out.push_str(&names.apply(&layout_text(lookup, layout)));
     }
     out
 }

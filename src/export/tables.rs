@@ -7,8 +7,9 @@ use rayon::prelude::*;
 
 use super::{ExportError, FILL_FAMILY};
 use crate::attacks::relevant_mask;
+use crate::layout::lists;
 use crate::layout::pack::{pack_entries, PackOptions};
-use crate::layout::{Fill, Layout, LayoutError, PackedTable};
+use crate::layout::{Fill, IndexedFill, IndexedTable, Layout, LayoutError, PackedTable};
 use crate::piece::{Piece, Target};
 use crate::question::Formula;
 use crate::search::{fill_magic, fill_question, fill_seed};
@@ -40,6 +41,11 @@ pub struct Slot {
     /// True when only a proof the store records but this build did not check (claimed, not
     /// counted) would make the bits optimal.
     pub claimed: bool,
+    /// Indexed: where its ids count from in the lists (0 in the other layouts).
+    pub list: u32,
+    /// Indexed: every square it attacks on an empty board, what its lookup keeps of a shared
+    /// list entry (0 in the other layouts).
+    pub rays: u64,
 }
 
 /// The tables of both pieces laid out in one [`Layout`]: 64 slots each, a1..h8. Fancy and
@@ -57,8 +63,33 @@ pub struct Tables {
     pub bishop: Vec<Slot>,
     /// The shared array of the packed layout (`None` otherwise).
     pub packed: Option<Packed>,
+    /// The id array and lists of the indexed layout (`None` otherwise).
+    pub indexed: Option<Indexed>,
     /// Which proofs the proven squares count (the store's [`Counting`]).
     pub counting: Counting,
+}
+
+/// The id array and the lists of an indexed export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Indexed {
+    /// What filling it with every subset of every square gave.
+    pub fill: IndexedFill,
+    /// Where the offsets and lists come from.
+    pub how: String,
+    /// The id array, holes 0.
+    pub ids: Vec<u8>,
+    /// The list entries.
+    pub lists: Vec<u64>,
+    /// The table itself (squares in [`Target::all`] order), for the JSON export.
+    pub table: IndexedTable,
+}
+
+impl Indexed {
+    /// Whether the lookup keeps the square's rays of a list entry (shared lists).
+    #[must_use]
+    pub fn masked(&self) -> bool {
+        self.fill.shared_lists
+    }
 }
 
 /// The shared array of a packed export.
@@ -68,6 +99,15 @@ pub struct Packed {
     pub fill: Fill,
     /// Where the offsets come from (the packer's steps, or the packed table read).
     pub how: String,
+}
+
+/// Whether `entry` was filled on the spot by `pack` or by an earlier export, as each marks it.
+fn was_filled(entry: &Entry) -> bool {
+    entry.extra.get("filled") == Some(&serde_json::Value::Bool(true))
+        || entry
+            .method
+            .as_ref()
+            .is_some_and(|m| m.family == FILL_FAMILY)
 }
 
 /// A popcount-bit magic of `formula` for `target` ([`crate::search::fill_magic`]), as an
@@ -111,22 +151,42 @@ impl Tables {
             rook: Vec::with_capacity(64),
             bishop: Vec::with_capacity(64),
             packed: None,
+            indexed: None,
             counting: store.counting(),
         };
-        if layout == Layout::Packed {
+        if layout.shared() {
             let list: Vec<Entry> = entries.iter().map(|e| e.0.clone()).collect();
             let opts = PackOptions::default();
             let (table, fill, packing) = pack_entries(&list, None, &opts, &AtomicBool::new(false))?;
+            let how = format!(
+                "the packer: first-fit decreasing ({} entries), then {} annealing steps over the order of the squares with seed {} ({} entries)",
+                packing.first_size, packing.steps, opts.seed, packing.size
+            );
+            if layout == Layout::Indexed {
+                // The packed placement with one-byte ids (slots never meet, so the shared
+                // lists' ids fit as they are); `magichunt pack --layout indexed` goes further.
+                let placed = table
+                    .entries
+                    .into_iter()
+                    .map(|p| (p.entry, p.offset))
+                    .collect();
+                let mut indexed = IndexedTable::new(placed, lists::shared());
+                indexed.declared = Some(fill.size);
+                let ifill = indexed.check()?;
+                let filled = entries.into_iter().map(|(_, f)| f).collect::<Vec<_>>();
+                tables.set_indexed(
+                    &indexed,
+                    ifill,
+                    store,
+                    &filled,
+                    format!("{how}, as one-byte ids with the shared lists"),
+                );
+                return Ok(tables);
+            }
             for (p, (_, filled)) in table.entries.into_iter().zip(entries) {
                 tables.push(store, p.entry, p.offset, filled);
             }
-            tables.packed = Some(Packed {
-                fill,
-                how: format!(
-                    "the packer: first-fit decreasing ({} entries), then {} annealing steps over the order of the squares with seed {} ({} entries)",
-                    packing.first_size, packing.steps, opts.seed, packing.size
-                ),
-            });
+            tables.packed = Some(Packed { fill, how });
             return Ok(tables);
         }
         let mut end = [0u64; 2];
@@ -171,6 +231,7 @@ impl Tables {
             rook: Vec::with_capacity(64),
             bishop: Vec::with_capacity(64),
             packed: Some(Packed { fill, how }),
+            indexed: None,
             counting: store.counting(),
         };
         for t in Target::all() {
@@ -179,15 +240,80 @@ impl Tables {
                 .iter()
                 .find(|p| p.entry.target == t)
                 .ok_or_else(|| LayoutError::Format(format!("the packed table lacks {t}")))?;
-            // Filled on the spot by `pack` or by an earlier export, as each marks it.
-            let filled = p.entry.extra.get("filled") == Some(&serde_json::Value::Bool(true))
-                || p.entry
-                    .method
-                    .as_ref()
-                    .is_some_and(|m| m.family == FILL_FAMILY);
-            tables.push(store, p.entry.clone(), p.offset, filled);
+            tables.push(store, p.entry.clone(), p.offset, was_filled(&p.entry));
         }
         Ok(tables)
+    }
+
+    /// Lays out an indexed table (checked by [`IndexedTable::check`], which gave `fill`) as
+    /// it is: its magics, offsets, ids and lists. `store` only says which bits are proven
+    /// optimal. `how` names the table in the header.
+    ///
+    /// # Errors
+    /// [`ExportError::Layout`] if the table lacks a square or mixes formulas.
+    pub fn from_indexed(
+        table: &IndexedTable,
+        fill: IndexedFill,
+        store: &Store,
+        how: String,
+    ) -> Result<Tables, ExportError> {
+        let formula = table.formula().ok_or_else(|| {
+            LayoutError::Format("the indexed table mixes plain and black magics".into())
+        })?;
+        let mut tables = Tables {
+            layout: Layout::Indexed,
+            formula,
+            rook: Vec::with_capacity(64),
+            bishop: Vec::with_capacity(64),
+            packed: None,
+            indexed: None,
+            counting: store.counting(),
+        };
+        let mut sorted = Vec::with_capacity(128);
+        for t in Target::all() {
+            let p = table
+                .entries
+                .iter()
+                .find(|p| p.entry.target == t)
+                .ok_or_else(|| LayoutError::Format(format!("the indexed table lacks {t}")))?;
+            sorted.push(p.clone());
+        }
+        let filled: Vec<bool> = sorted.iter().map(|p| was_filled(&p.entry)).collect();
+        let table = IndexedTable {
+            entries: sorted,
+            ..table.clone()
+        };
+        tables.set_indexed(&table, fill, store, &filled, how);
+        Ok(tables)
+    }
+
+    /// Adds every square of `table` (in [`Target::all`] order, `filled[k]` whether the k-th
+    /// was filled on the spot) and its id array and lists.
+    fn set_indexed(
+        &mut self,
+        table: &IndexedTable,
+        fill: IndexedFill,
+        store: &Store,
+        filled: &[bool],
+        how: String,
+    ) {
+        for (p, &f) in table.entries.iter().zip(filled) {
+            self.push(store, p.entry.clone(), p.offset, f);
+            let s = match p.entry.target.piece {
+                Piece::Rook => self.rook.last_mut(),
+                Piece::Bishop => self.bishop.last_mut(),
+            }
+            .expect("just pushed");
+            s.list = p.list;
+            s.rays = lists::rays(p.entry.target);
+        }
+        self.indexed = Some(Indexed {
+            ids: table.ids(&fill),
+            lists: table.lists.clone(),
+            table: table.clone(),
+            fill,
+            how,
+        });
     }
 
     /// Adds the slot of `entry` at `offset`.
@@ -195,7 +321,7 @@ impl Tables {
         let target = entry.target;
         let len = match self.layout {
             Layout::Fancy => 1u32 << entry.bits,
-            Layout::Tight | Layout::Packed => entry.max_index + 1,
+            Layout::Tight | Layout::Packed | Layout::Indexed => entry.max_index + 1,
         };
         let proven = proven_optimal_with(store, target, entry.bits, entry.formula);
         let claimed = !proven
@@ -209,6 +335,8 @@ impl Tables {
             filled,
             proven,
             claimed,
+            list: 0,
+            rays: 0,
             entry,
         };
         match target.piece {
@@ -239,21 +367,32 @@ impl Tables {
 
     /// Where the slots of `piece` are counted from in the one array that holds both pieces'
     /// tables: fancy and tight put the rook table first, then the bishop table (the bishop's
-    /// start is the rook table's size); packed shares the array, so both start at 0.
+    /// start is the rook table's size); packed and indexed share the array, so both start at 0.
     #[must_use]
     pub fn start(&self, piece: Piece) -> u64 {
-        match (&self.packed, piece) {
-            (None, Piece::Bishop) => self.size(Piece::Rook),
+        match (self.layout.shared(), piece) {
+            (false, Piece::Bishop) => self.size(Piece::Rook),
             _ => 0,
         }
     }
 
-    /// Entries of every table together (packed: the shared array).
+    /// Entries of every table together (packed: the shared array; indexed: its ids).
     #[must_use]
     pub fn total(&self) -> u64 {
-        match &self.packed {
-            Some(p) => p.fill.size,
-            None => self.size(Piece::Rook) + self.size(Piece::Bishop),
+        match (&self.packed, &self.indexed) {
+            (Some(p), _) => p.fill.size,
+            (_, Some(i)) => i.fill.size,
+            _ => self.size(Piece::Rook) + self.size(Piece::Bishop),
+        }
+    }
+
+    /// Bytes of the data the C export defines, as `nm -S` counts its objects: the attack table
+    /// and the magics, or (indexed) the ids, the lists and the magics.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        match &self.indexed {
+            Some(i) => i.fill.bytes().total(),
+            None => crate::layout::table_bytes(self.total(), 128),
         }
     }
 
@@ -275,6 +414,22 @@ impl Tables {
     /// The totals line: entries and KiB per table and together.
     #[must_use]
     pub fn totals(&self) -> String {
+        if let Some(i) = &self.indexed {
+            let (f, b) = (&i.fill, i.fill.bytes());
+            return format!(
+                "one id array shared by rooks and bishops, {} ids of one byte, {} slots used, {} of them shared by two squares with equal ids; {} list entries of 8 bytes ({}); {} bytes of data ({} KiB: ids {}, lists {}, magics {})",
+                f.size,
+                f.used,
+                f.shared,
+                f.lists,
+                if i.masked() { "shared by squares, each keeping its rays" } else { "each square's own" },
+                b.total(),
+                crate::size::kib_bytes(b.total()),
+                b.ids,
+                b.lists,
+                b.magics
+            );
+        }
         if let Some(p) = &self.packed {
             let f = &p.fill;
             return format!(

@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{render, ExportError, Format, Layout, Options, Source, Tables};
-use crate::layout::PackedTable;
+use crate::fs::output::{self, OutputError, Writes};
+use crate::layout::indexed::is_indexed;
+use crate::layout::{IndexedTable, PackedTable};
 use crate::locate::{LocateError, Reading};
 use crate::magic::format_magic;
-use crate::output::{self, OutputError, Writes};
 use crate::progress::Progress;
 use crate::question::Formula;
 use crate::store::Store;
@@ -127,7 +128,7 @@ pub fn export(
         (None, Some(_)) => Layout::Packed,
         (None, None) => Layout::Fancy,
     };
-    if cfg.packed.is_some() && layout != Layout::Packed {
+    if cfg.packed.is_some() && !layout.shared() {
         return Err(ExportFileError::PackedLayout(layout));
     }
     if cfg.format == Format::Json {
@@ -139,7 +140,7 @@ pub fn export(
         }
     }
     let (tables, source) = match (&cfg.packed, &from) {
-        (Some(path), _) => packed_tables(path)?,
+        (Some(path), _) => packed_tables(path, cfg.layout)?,
         (None, Some(from)) => store_tables(cfg, from, layout, progress)?,
         (None, None) => unreachable!("a store is read when no packed table is"),
     };
@@ -158,7 +159,7 @@ pub fn export(
     };
     progress.note(&format!(
         "{} layout, {} magics: {}",
-        match layout {
+        match tables.layout {
             Layout::Fancy => "2^bits",
             l => l.name(),
         },
@@ -205,8 +206,9 @@ fn store_tables(
     Ok((tables, Source::of(&store, &from.name())))
 }
 
-/// The tables of the packed table at `path`, checked as a whole first.
-fn packed_tables(path: &Path) -> Result<(Tables, Source), ExportFileError> {
+/// The tables of the packed or indexed table at `path`, checked as a whole first (`layout`,
+/// when given, must be the file's).
+fn packed_tables(path: &Path, layout: Option<Layout>) -> Result<(Tables, Source), ExportFileError> {
     let shown = path.display().to_string();
     let refused = |what: &str| {
         let what = format!("{shown}: {what}");
@@ -215,13 +217,49 @@ fn packed_tables(path: &Path) -> Result<(Tables, Source), ExportFileError> {
             source: Box::new(e),
         }
     };
-    let table = Table::read_as(path, crate::input::Kind::PackedTable)?;
+    let table = Table::read_as(path, crate::fs::input::Kind::PackedTable)?;
+    if is_indexed(&table) {
+        if let Some(l) = layout.filter(|&l| l != Layout::Indexed) {
+            return Err(ExportFileError::PackedLayout(l));
+        }
+        let indexed = IndexedTable::from_table(&table)
+            .map_err(|e| refused("cannot export it as an indexed table")(e.into()))?;
+        let fill = indexed
+            .check()
+            .map_err(|e| refused("not a valid indexed table, nothing exported")(e.into()))?;
+        let source = Source::of_indexed(&indexed, &fill, &shown);
+        let how = format!("the indexed table {}", source.name);
+        let tables = Tables::from_indexed(&indexed, fill, &Store::new(), how)
+            .map_err(refused("cannot export it as an indexed table"))?;
+        return Ok((tables, source));
+    }
     let packed = PackedTable::from_table(&table)
         .map_err(|e| refused("cannot export it as a packed table")(e.into()))?;
     let fill = packed
         .check()
         .map_err(|e| refused("not a valid packed table, nothing exported")(e.into()))?;
     let source = Source::of_packed(&packed, &fill, &shown);
+    if layout == Some(Layout::Indexed) {
+        // Its offsets as one-byte ids with the shared lists: its slots never meet, so every
+        // square's ids fit as the lists give them.
+        let placed = packed
+            .entries
+            .iter()
+            .map(|p| (p.entry.clone(), p.offset))
+            .collect();
+        let mut indexed = IndexedTable::new(placed, crate::layout::lists::shared());
+        indexed.declared = Some(fill.size);
+        let ifill = indexed
+            .check()
+            .map_err(|e| refused("cannot lay it out with one-byte ids")(e.into()))?;
+        let how = format!(
+            "the packed table {} as one-byte ids with the shared lists",
+            source.name
+        );
+        let tables = Tables::from_indexed(&indexed, ifill, &Store::new(), how)
+            .map_err(refused("cannot export it as an indexed table"))?;
+        return Ok((tables, source));
+    }
     let how = format!("the packed table {}", source.name);
     let tables = Tables::from_packed(&packed, fill, &Store::new(), how)
         .map_err(refused("cannot export it as a packed table"))?;

@@ -44,8 +44,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::error::{SaveError, TableError};
+use crate::fs::lock::{LockError, StoreLock};
+use crate::fs::output::Writes;
 use crate::interrupt::Stop;
-use crate::lock::{LockError, StoreLock};
 use crate::magic::format_magic;
 use crate::piece::Target;
 use crate::question::{Formula, Question};
@@ -104,7 +105,7 @@ pub enum HuntError {
     #[error(transparent)]
     Save(#[from] SaveError),
     /// The worker pool could not start.
-    #[error("cannot start the worker pool: {0}")]
+    #[error("cannot start the worker pool")]
     Pool(#[from] rayon::ThreadPoolBuildError),
     /// The default store could not be started.
     #[error(transparent)]
@@ -172,7 +173,7 @@ pub fn run(
         |store: &Store| plan_for(store, &cfg.targets, cfg.select, cfg.formula, cfg.objective);
     plan(&Store::read(&cfg.store)?.0)?;
     // The lock resolves the store to its real file (a symlink stays a symlink).
-    let lock = StoreLock::acquire(&cfg.store)?;
+    let lock = StoreLock::acquire(&cfg.store, Writes::Store)?;
     let real = lock.store();
     // Load again under the lock: another process may have written it meanwhile.
     let new_store = !real.exists();
@@ -302,7 +303,7 @@ pub fn run(
                             old_bits,
                             entry,
                         });
-                        store.save(real)?;
+                        store.save_locked(&lock)?;
                         last_save = Instant::now();
                     }
                 }
@@ -318,7 +319,7 @@ pub fn run(
                 stop.request();
             }
             if last_save.elapsed() >= CHECKPOINT {
-                store.save(real)?;
+                store.save_locked(&lock)?;
                 last_save = Instant::now();
             }
             progress.status(&status_lines(
@@ -330,7 +331,7 @@ pub fn run(
         let found: Vec<(Target, u64)> = found.into_iter().flatten().collect();
         sched.finish(&done, &found, &mut payoff);
     }
-    store.save(real)?;
+    store.save_locked(&lock)?;
     progress.finish();
     Ok(Summary {
         improvements,

@@ -14,6 +14,7 @@
 //! the square), so the packer gives it up for speed. The table it makes is checked exactly,
 //! slot by slot against the reference, by [`fill`](super::fill).
 
+use super::anneal::{Array, Item};
 use super::Pattern;
 
 /// The slots of a magic, from its lowest (0), with a check order that fails fast.
@@ -49,10 +50,7 @@ impl Shape {
         let n = slots.len();
         // A stride near the golden ratio of the count, coprime with it, visits every index
         // once, far from the one before.
-        let mut step = ((n as f64 * 0.618) as usize).max(1);
-        while gcd(step, n) != 1 {
-            step += 1;
-        }
+        let step = spread(n);
         let probe = (0..n).map(|k| slots[(k * step) % n]).collect();
         let span = slots[n - 1] + 1;
         Shape { slots, probe, span }
@@ -216,6 +214,56 @@ impl Occupancy {
         }
         None
     }
+}
+
+impl Item for Shape {
+    type Array = Occupancy;
+
+    fn span(&self) -> u32 {
+        self.span
+    }
+
+    fn used(&self) -> u32 {
+        self.slots.len() as u32
+    }
+}
+
+impl Array for Occupancy {
+    type Item = Shape;
+    type Label = ();
+
+    fn clear(&mut self) {
+        Occupancy::clear(self);
+    }
+
+    fn end(&self) -> u32 {
+        self.end
+    }
+
+    fn used(&self) -> u64 {
+        self.used
+    }
+
+    fn first_fit(&self, item: &Shape, from: u32, limit: u64) -> Option<u32> {
+        Occupancy::first_fit(self, item, from, limit)
+    }
+
+    fn place(&mut self, item: &Shape, base: u32) {
+        Occupancy::place(self, item, base);
+    }
+
+    fn place_as(&mut self, item: &Shape, base: u32, (): &()) {
+        Occupancy::place(self, item, base);
+    }
+}
+
+/// The coprime stride near the golden ratio of `n` that spreads `n` probes over a span.
+pub(super) fn spread(n: usize) -> usize {
+    let mut step = ((n as f64 * 0.618) as usize).max(1);
+    while gcd(step, n) != 1 {
+        step += 1;
+    }
+    step
 }
 
 fn gcd(a: usize, b: usize) -> usize {

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::anneal::{
-    anneal, decode, first_fit_order, widest_first, AnnealOptions, Candidate, Placed,
+    anneal, decode, first_fit_order, widest_first, AnnealOptions, Candidate, Item, LabelOf, Placed,
 };
 use super::occupancy::Shape;
 use super::packed::{PackedEntry, PackedTable};
@@ -108,12 +108,12 @@ pub fn first_fit_decreasing(patterns: &[Pattern]) -> Vec<u32> {
 }
 
 /// [`first_fit_decreasing`] on candidates (the first of each square).
-fn ffd(squares: &[Vec<Candidate>]) -> Placed {
+fn ffd<I: Item>(squares: &[Vec<Candidate<I>>]) -> Placed<LabelOf<I>> {
     let by_span = widest_first(squares);
     let mut by_used = by_span.clone();
     by_used.order.sort_by_key(|&k| {
         let s = &squares[k][0].shape;
-        (std::cmp::Reverse((s.used(), s.span())), k)
+        (std::cmp::Reverse((Item::used(s), s.span())), k)
     });
     let a = decode(squares, &by_span);
     let b = decode(squares, &by_used);
@@ -166,29 +166,63 @@ pub fn pack_choosing(
         first_size,
         steps,
     };
+    let start = start.map(|(picks, offsets)| {
+        assert_eq!(offsets.len(), squares.len(), "one offset per square");
+        (picks.clone(), offsets.clone(), vec![(); squares.len()])
+    });
+    let (best, first_size, steps) = pack_items(
+        &squares,
+        start.as_ref(),
+        opts,
+        stop,
+        &mut |p, first_size| {
+            on_better(&packing(p, first_size, 0));
+        },
+    );
+    packing(&best, first_size, steps)
+}
+
+/// A starting table for [`pack_items`]: per square its pick, offset and label.
+pub type Start<L> = (Vec<usize>, Vec<u32>, Vec<L>);
+
+/// What [`pack_choosing`] does, for any array the annealing packs: from `start` (picks,
+/// offsets and labels that fit together; the result is never larger) when given, else from
+/// first-fit decreasing of every square's first candidate; annealed within `opts` or until
+/// `stop` is set. `on_better` gets every placement smaller than the start (and the starting
+/// size). Returns the best placement, the starting size and the annealing steps done.
+///
+/// # Panics
+/// If a square has no candidate, or `start` has the wrong length or overlaps.
+pub fn pack_items<I: Item>(
+    squares: &[Vec<Candidate<I>>],
+    start: Option<&Start<LabelOf<I>>>,
+    opts: &PackOptions,
+    stop: &AtomicBool,
+    on_better: &mut dyn FnMut(&Placed<LabelOf<I>>, u64),
+) -> (Placed<LabelOf<I>>, u64, u64) {
     // The start: the given table, with an order that first-fit decodes to it where one
     // exists, or first-fit decreasing.
-    let given = start.map(|(picks, offsets)| {
+    let given = start.map(|(picks, offsets, labels)| {
         assert_eq!(picks.len(), squares.len(), "one pick per square");
         assert_eq!(offsets.len(), squares.len(), "one offset per square");
         let base: Vec<u32> = (0..squares.len())
             .map(|k| offsets[k] + squares[k][picks[k]].lo)
             .collect();
-        first_fit_order(&squares, picks, &base)
+        first_fit_order(squares, picks, &base, labels)
     });
-    let first = given.clone().unwrap_or_else(|| ffd(&squares));
+    let first = given.clone().unwrap_or_else(|| ffd(squares));
     let first_size = u64::from(first.size);
     if opts.steps == 0 || squares.is_empty() {
-        return packing(&first, first_size, 0);
+        return (first, first_size, 0);
     }
-    let mut report = |p: &Placed| {
+    let mut report = |p: &Placed<LabelOf<I>>| {
         if given.as_ref().is_none_or(|g| p.size < g.size) {
-            on_better(&packing(p, first_size, 0));
+            on_better(p, first_size);
         }
     };
-    let (best, steps) = anneal(&squares, &first.plan, &opts.anneal(), stop, &mut report);
+    let (best, steps) = anneal(squares, &first, &opts.anneal(), stop, &mut report);
     let best = if best.size < first.size { best } else { first };
-    packing(&best, first_size, steps)
+    (best, first_size, steps)
 }
 
 /// The magics to pack from `store`: its best of `formula` per square, and for a square it

@@ -43,11 +43,20 @@ pub fn is_packed(table: &Table) -> bool {
         || table.meta.contains_key("packed_table")
 }
 
+/// The size of the shared array of `entries` with nothing shared: the sum of their `2^bits`.
+/// A packed table larger than this packs worse than no packing at all, so every offset of one
+/// is bounded by it before an array is sized from it (one offset of 2^32 would otherwise ask
+/// for 96 GiB).
+pub fn unshared_size<'a>(entries: impl Iterator<Item = &'a Entry>) -> u64 {
+    entries.map(|e| 1u64 << e.bits).sum()
+}
+
 impl PackedTable {
     /// Reads the packed layout of a checked table (every entry already verified).
     ///
     /// # Errors
-    /// [`LayoutError::Format`] when it is not packed, an entry has no whole `offset`, a square
+    /// [`LayoutError::Format`] when it is not packed, an entry has no whole `offset` up to
+    /// [`MAX_OFFSET`](super::MAX_OFFSET), a square
     /// is listed twice, or `packed_table` is malformed.
     pub fn from_table(table: &Table) -> Result<PackedTable, LayoutError> {
         if !is_packed(table) {
@@ -57,18 +66,19 @@ impl PackedTable {
         }
         let mut seen = BTreeSet::new();
         let mut entries = Vec::with_capacity(table.entries.len());
+        let limit = unshared_size(table.entries.iter());
         for (k, e) in table.entries.iter().enumerate() {
-            let offset = e
-                .extra
-                .get("offset")
-                .and_then(Value::as_u64)
-                .and_then(|o| u32::try_from(o).ok())
-                .ok_or_else(|| {
-                    LayoutError::Format(format!(
-                        "entry {k} ({}) has no `offset` below 2^32",
-                        e.target
-                    ))
-                })?;
+            let offset = super::whole_field(e, k, "offset", "a packed table")?;
+            // Bounded before anything is sized from it: no square of a packed table reaches
+            // past what its magics take unshared, each at its own 2^bits.
+            let end = u64::from(offset) + u64::from(e.max_index) + 1;
+            if end > limit {
+                return Err(LayoutError::Format(format!(
+                    "entry {k} ({}): offset {offset} puts its slots up to {end}, past {limit}, what the table's {} magics take unshared (each its own 2^bits): not a packed table",
+                    e.target,
+                    table.entries.len()
+                )));
+            }
             if !seen.insert(e.target) {
                 return Err(LayoutError::Format(format!(
                     "entry {k}: {} is listed twice",

@@ -265,7 +265,11 @@ fn first_fit_in_the_derived_order_rebuilds_the_white_records() {
             .map(|k| offsets[k] + squares[k][0].lo)
             .collect();
         let pick = vec![0; squares.len()];
-        let derived = decode(&squares, &first_fit_order(&squares, &pick, &base).plan);
+        let labels = vec![(); squares.len()];
+        let derived = decode(
+            &squares,
+            &first_fit_order(&squares, &pick, &base, &labels).plan,
+        );
         let mut by_offset: Vec<usize> = (0..squares.len()).collect();
         by_offset.sort_by_key(|&k| (base[k], k));
         let naive = decode(

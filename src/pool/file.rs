@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::{Member, Pool};
 use crate::attacks::Occupancies;
 use crate::error::TableError;
-use crate::input::{self, Bounded, Kind, MAX_TABLE_BYTES};
+use crate::fs::input::{self, Bounded, Kind, MAX_TABLE_BYTES};
 use crate::layout::Pattern;
 use crate::table::Table;
 
@@ -27,7 +27,7 @@ pub fn is_gz(path: &Path) -> bool {
 }
 
 /// The JSON of a table file read as `kind` (gunzipped when its name ends in `.gz`), parsed
-/// as it is read (a regular file only, [`crate::input::open`]; at most [`MAX_TABLE_BYTES`]
+/// as it is read (a regular file only, [`crate::fs::input::open`]; at most [`MAX_TABLE_BYTES`]
 /// once unpacked, so a gzip bomb stops there) and written back compactly: no more memory
 /// than the JSON holds, whatever blanks surround it.
 ///
@@ -109,7 +109,11 @@ impl Pool {
             return Err(syntax("a pool holds no proofs or searches".into()));
         }
         let mut meta = table.meta;
-        meta.remove("kind");
+        // `kind`, and anything that would make the saved pool read as another kind of table
+        // (a packed table's `layout`, say): a pool is saved as a pool.
+        for key in crate::table::LAYOUT_FIELDS {
+            meta.remove(key);
+        }
         let mut number = |key: &str, default: u64, range: std::ops::RangeInclusive<u64>| match meta
             .remove(key)
         {
@@ -199,26 +203,45 @@ impl Pool {
     }
 
     /// Writes the pool atomically (temporary file, fsync, rename), gzip-compressed when the
-    /// name ends in `.gz`, through the output guard ([`crate::output`]).
+    /// name ends in `.gz`, through the output guard ([`crate::fs::output`]).
     ///
     /// # Errors
     /// A refusal (the file is a packed table) or the I/O error; the file on disk is then the
     /// previous one.
-    pub fn save(&self, path: &Path) -> Result<(), crate::output::OutputError> {
-        let text = self.to_table().to_json();
-        let bytes = if is_gz(path) {
-            let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
-            gz.write_all(text.as_bytes())
-                .and_then(|()| gz.finish())
-                .map_err(|error| crate::output::OutputError::Write {
-                    path: path.to_path_buf(),
-                    error,
-                })?
-        } else {
-            text.into_bytes()
-        };
+    pub fn save(&self, path: &Path) -> Result<(), crate::fs::output::OutputError> {
+        let bytes = self.file_bytes(path)?;
         // Through the output guard: a pool may replace a pool (the one it read, say), never a
         // store or a packed table.
-        crate::output::write(path, &bytes, crate::output::Writes::Pool, &[]).map(|_| ())
+        crate::fs::output::write(path, &bytes, crate::fs::output::Writes::Pool, &[]).map(|_| ())
+    }
+
+    /// [`Pool::save`] to the pool `lock` holds (taken for [`Writes::Pool`](crate::fs::output::Writes::Pool)),
+    /// once the lock has made sure this writer still holds it
+    /// ([`crate::fs::lock::StoreLock::write`]).
+    ///
+    /// # Errors
+    /// As [`Pool::save`], and [`NotHeld`](crate::fs::output::OutputError::NotHeld) when
+    /// another process took the pool meanwhile.
+    pub fn save_locked(
+        &self,
+        lock: &crate::fs::lock::StoreLock,
+    ) -> Result<(), crate::fs::output::OutputError> {
+        lock.write(&self.file_bytes(lock.store())?)
+    }
+
+    /// The bytes of the pool's file at `path`: its JSON, gzip-compressed when the name ends in
+    /// `.gz`.
+    fn file_bytes(&self, path: &Path) -> Result<Vec<u8>, crate::fs::output::OutputError> {
+        let text = self.to_table().to_json();
+        if !is_gz(path) {
+            return Ok(text.into_bytes());
+        }
+        let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(text.as_bytes())
+            .and_then(|()| gz.finish())
+            .map_err(|error| crate::fs::output::OutputError::Write {
+                path: path.to_path_buf(),
+                error,
+            })
     }
 }

@@ -28,9 +28,9 @@ use rand_xoshiro::rand_core::RngCore;
 use super::{shape_hash, Pool, Taken};
 use crate::attacks::Occupancies;
 use crate::error::TableError;
+use crate::fs::lock::{LockError, StoreLock};
 use crate::interrupt::Stop;
 use crate::layout::Pattern;
-use crate::lock::{LockError, StoreLock};
 use crate::magic::Verified;
 use crate::progress::Progress;
 use crate::question::Question;
@@ -93,10 +93,10 @@ pub enum PoolHuntError {
         /// The pool file.
         path: PathBuf,
         /// The refusal or the I/O error.
-        source: crate::output::OutputError,
+        source: crate::fs::output::OutputError,
     },
     /// The worker pool could not start.
-    #[error("cannot start the worker pool: {0}")]
+    #[error("cannot start the worker pool")]
     Pool(#[from] rayon::ThreadPoolBuildError),
 }
 
@@ -151,7 +151,7 @@ pub fn run(
     progress: &mut dyn Progress,
 ) -> Result<PoolSummary, PoolHuntError> {
     let start = Instant::now();
-    let lock = StoreLock::acquire(&cfg.pool)?;
+    let lock = StoreLock::acquire(&cfg.pool, crate::fs::output::Writes::Pool)?;
     let real = lock.store().to_path_buf();
     let mut pool = if real.exists() {
         Pool::read(&real)?
@@ -176,10 +176,11 @@ pub fn run(
         pool.capacity = pool.capacity.max(c);
     }
     let save = |pool: &Pool| {
-        pool.save(&real).map_err(|source| PoolHuntError::Save {
-            path: cfg.pool.clone(),
-            source,
-        })
+        pool.save_locked(&lock)
+            .map_err(|source| PoolHuntError::Save {
+                path: cfg.pool.clone(),
+                source,
+            })
     };
     let starts: Vec<Vec<u64>> = match &cfg.starts {
         None => vec![Vec::new(); cfg.questions.len()],

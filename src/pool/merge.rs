@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use super::file::{reader, KIND};
 use super::Pool;
 use crate::error::TableError;
-use crate::input::Kind;
-use crate::lock::{real_path, LockError, StoreLock};
+use crate::fs::input::Kind;
+use crate::fs::lock::{LockError, StoreLock};
+use crate::fs::real_path;
 use crate::progress::Progress;
 
 /// Why pools could not be merged.
@@ -36,7 +37,7 @@ pub enum PoolMergeError {
         /// The output.
         path: PathBuf,
         /// Why.
-        source: crate::output::OutputError,
+        source: crate::fs::output::OutputError,
     },
 }
 
@@ -96,7 +97,7 @@ pub fn merge_files(
     out: &Path,
     progress: &mut dyn Progress,
 ) -> Result<PoolsMerged, PoolMergeError> {
-    let lock = StoreLock::acquire(out)?;
+    let lock = StoreLock::acquire(out, crate::fs::output::Writes::Pool)?;
     let out_real = lock.store().to_path_buf();
     let input = |path: &Path| {
         let path = path.to_path_buf();
@@ -134,7 +135,7 @@ pub fn merge_files(
         }
     }
     let pool = merged.ok_or(PoolMergeError::NoInput)?;
-    pool.save(&out_real)
+    pool.save_locked(&lock)
         .map_err(|source| PoolMergeError::Save {
             path: out.to_path_buf(),
             source,

@@ -15,6 +15,7 @@
 
 pub mod file;
 pub mod hunt;
+pub mod indexed;
 pub mod merge;
 pub mod pack;
 #[cfg(test)]
@@ -236,7 +237,8 @@ impl Pool {
     /// Merges `other` into this pool, losing no slot pattern: every magic of `other` is
     /// ranked again by this pool's gap, and the capacity grows when a question's union holds
     /// more distinct patterns than either side kept (of two magics with one pattern, the one
-    /// ranked first stays). Work records are united.
+    /// ranked first stays). Work records are united. The top-level fields stay this pool's
+    /// own: `other`'s describe `other`.
     pub fn merge(&mut self, other: Pool) {
         let capacity = self.capacity.max(other.capacity);
         self.capacity = usize::MAX;
@@ -252,9 +254,6 @@ impl Pool {
         self.capacity = capacity.max(largest);
         for (_, e) in other.effort {
             self.unite_effort(e);
-        }
-        for (k, v) in other.meta {
-            self.meta.entry(k).or_insert(v);
         }
     }
 

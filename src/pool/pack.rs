@@ -15,16 +15,18 @@ use serde_json::{json, Value};
 
 use super::Pool;
 use crate::error::TableError;
+use crate::fs::output::{self, OutputError, Writes};
 use crate::interrupt::Stop;
 use crate::layout::pack::{complete, pack_choosing, PackOptions, Packing};
+use crate::layout::pack_indexed::ListsMode;
 use crate::layout::refit::{refit, RefitOptions};
 use crate::layout::{
     per_square_size, Fill, Layout, LayoutError, PackedEntry, PackedTable, Pattern,
 };
 use crate::locate::LocateError;
-use crate::output::{self, OutputError, Writes};
+use crate::magic::verify_question;
 use crate::progress::Progress;
-use crate::question::Formula;
+use crate::question::{Formula, Question};
 use crate::size::kib;
 use crate::table::{Entry, Table};
 use crate::timefmt::{format_duration, process_cpu_seconds};
@@ -33,7 +35,7 @@ use crate::timefmt::{format_duration, process_cpu_seconds};
 type Meta = BTreeMap<String, Value>;
 
 /// A long run keeps its best table on disk at most this often.
-const CHECKPOINT: Duration = Duration::from_secs(30);
+pub(super) const CHECKPOINT: Duration = Duration::from_secs(30);
 
 /// What `magichunt pack` packs, how, and where the table goes.
 #[derive(Clone, Debug)]
@@ -49,6 +51,11 @@ pub struct PackConfig {
     pub pool: Option<PathBuf>,
     /// With a pool: magics per square the packer chooses among at most (at least 1).
     pub choices: usize,
+    /// Fixed shift: every rook at 12 bits and every bishop at 9, one shift per piece (the
+    /// category of the published fixed-shift tables, whose lookup writes the shift into the
+    /// code). A store's magic at fewer bits is taken at the piece's bits (a magic valid at
+    /// `b` bits is valid at every count above); pool magics at other bits are not offered.
+    pub fixed_shift: bool,
     /// With a pool: rank magics by their slots plus their holes of at most this many slots
     /// (`None`: the pool's own gap).
     pub gap: Option<u32>,
@@ -72,6 +79,13 @@ pub struct PackConfig {
     pub seed: u64,
     /// How the table was made, for its record (the command line).
     pub command: String,
+    /// The layout made: packed (8-byte slots) or indexed (one-byte ids, see
+    /// [`super::indexed`]).
+    pub layout: Layout,
+    /// Indexed: shared lists or lists of each square's own.
+    pub lists: ListsMode,
+    /// Indexed: taken slots a square may meet where it is placed (with ids equal to its own).
+    pub hits: u32,
 }
 
 impl PackConfig {
@@ -85,6 +99,7 @@ impl PackConfig {
             from: None,
             pool: None,
             choices: 24,
+            fixed_shift: false,
             gap: None,
             out: None,
             steps: None,
@@ -95,6 +110,9 @@ impl PackConfig {
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             seed: 1,
             command: "magichunt pack".into(),
+            layout: Layout::Packed,
+            lists: ListsMode::Shared,
+            hits: crate::layout::ids::DEFAULT_HITS,
         }
     }
 
@@ -126,6 +144,15 @@ impl PackConfig {
         }
         if self.threads == 0 {
             return bad("invalid threads 0 (expected 1 or more)");
+        }
+        if !self.layout.shared() {
+            return Err(PackError::Config(format!(
+                "invalid layout {} (pack makes packed or indexed tables)",
+                self.layout
+            )));
+        }
+        if self.layout == Layout::Indexed && self.hunt.is_some() {
+            return bad("--hunt refits the magics of a packed table, not of an indexed one");
         }
         Ok(())
     }
@@ -190,12 +217,32 @@ pub struct Packed {
     pub interrupted: bool,
 }
 
+/// The commands that made a table, oldest first: its `commands_before`, then its `command`.
+pub(super) fn history_of(meta: &std::collections::BTreeMap<String, Value>) -> Vec<String> {
+    let mut history: Vec<String> = meta
+        .get("commands_before")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.as_str().map(str::to_string))
+        .collect();
+    history.extend(
+        meta.get("command")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    );
+    history
+}
+
 /// The magics to pack: per square, its candidates (best first) and the start, if any.
-struct Source {
-    groups: Vec<Vec<Entry>>,
-    start: Option<(Vec<usize>, Vec<u32>)>,
-    name: String,
-    formula: Formula,
+pub(super) struct Source {
+    pub(super) groups: Vec<Vec<Entry>>,
+    pub(super) start: Option<(Vec<usize>, Vec<u32>)>,
+    pub(super) name: String,
+    pub(super) formula: Formula,
+    /// The commands that made a starting table, oldest first (its `commands_before`, then
+    /// its `command`), so that a table resumed many times still says how to rebuild it.
+    pub(super) history: Vec<String>,
 }
 
 /// Packs as `cfg` says, until the annealing ends or `stop` is set, then hunts magics that fit
@@ -211,12 +258,18 @@ pub fn pack(
     progress: &mut dyn Progress,
 ) -> Result<Packed, PackError> {
     cfg.check()?;
+    if cfg.layout == Layout::Indexed {
+        return super::indexed::pack(cfg, stop, progress);
+    }
     // The packed table may replace an earlier packed table (the one it resumes, say), never
     // a store: checked before the work, and again at every write.
     if let Some(out) = &cfg.out {
         output::check(out, Writes::PackedTable, &[])?;
     }
     let mut src = source(cfg, progress)?;
+    if cfg.fixed_shift {
+        fix_shift(&mut src, cfg.from.as_deref())?;
+    }
     let pool_note = match &cfg.pool {
         Some(path) => Some(add_pool(&mut src, path, cfg, progress)?),
         None => None,
@@ -377,11 +430,17 @@ fn meta(
     if let Some(note) = pool_note {
         algorithm.push_str(&format!("; {note}"));
     }
+    if cfg.fixed_shift {
+        algorithm.push_str("; fixed shift: every rook at 12 bits, every bishop at 9");
+    }
     if let Some(h) = hunted {
         algorithm.push_str(&format!("; refit hunt: {h}"));
     }
     m.insert("algorithm".to_string(), json!(algorithm));
     m.insert("command".to_string(), json!(cfg.command));
+    if !src.history.is_empty() {
+        m.insert("commands_before".to_string(), json!(src.history));
+    }
     m.insert(
         "cpu_seconds".to_string(),
         json!((cpu * 10.0).round() / 10.0),
@@ -391,26 +450,28 @@ fn meta(
 
 /// The store's magics (one per square, filled at popcount bits where it has none) or a
 /// packed table's magics and offsets.
-fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackError> {
+pub(super) fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackError> {
     if let Some(path) = &cfg.from {
         let from_err = |source| PackError::From {
             path: path.clone(),
             source,
         };
         let table =
-            PackedTable::from_table(&Table::read_as(path, crate::input::Kind::PackedTable)?)
+            PackedTable::from_table(&Table::read_as(path, crate::fs::input::Kind::PackedTable)?)
                 .map_err(from_err)?;
         table
             .fill()
             .map_err(|o| PackError::Overlap(format!("{}: {o}", path.display())))?;
         let formula = table.formula().unwrap_or(Formula::Plain);
         let offsets = table.entries.iter().map(|p| p.offset).collect();
+        let history = history_of(&table.meta);
         let groups: Vec<Vec<Entry>> = table.entries.into_iter().map(|p| vec![p.entry]).collect();
         return Ok(Source {
             start: Some((vec![0; groups.len()], offsets)),
             groups,
             name: path.display().to_string(),
             formula,
+            history,
         });
     }
     let from = crate::locate::for_reading(cfg.store.as_deref(), progress);
@@ -430,6 +491,7 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
         start: None,
         name: from.name(),
         formula: cfg.formula,
+        history: Vec::new(),
     })
 }
 
@@ -437,7 +499,7 @@ fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<Source, PackE
 /// `cfg.choices` of them all by footprint at `cfg.gap` (the pool's gap when not given). A
 /// starting table's magic is always kept, first, where its pick points. Returns a note for
 /// the table's `algorithm`.
-fn add_pool(
+pub(super) fn add_pool(
     src: &mut Source,
     path: &Path,
     cfg: &PackConfig,
@@ -454,6 +516,7 @@ fn add_pool(
             .of_target(own.target, src.formula)
             .into_iter()
             .filter(|m| !same(&m.entry))
+            .filter(|m| !cfg.fixed_shift || m.entry.bits == own.target.piece.max_bits())
             .map(|m| {
                 let f = if gap == pool.gap {
                     m.footprint
@@ -486,6 +549,41 @@ fn add_pool(
         "magics chosen among the best {choices} per square, by footprint at gap {gap}, of the source's and pool {}",
         path.display(),
     ))
+}
+
+/// Takes every square's magic at its piece's top bits (12 for a rook, 9 for a bishop): a
+/// store's magic at fewer bits is verified again at the piece's bits. A starting table must
+/// already be fixed shift (its offsets would not hold otherwise).
+fn fix_shift(src: &mut Source, from: Option<&Path>) -> Result<(), PackError> {
+    for group in &mut src.groups {
+        let e = &mut group[0];
+        let bits = e.target.piece.max_bits();
+        if e.bits == bits {
+            continue;
+        }
+        if let Some(path) = from {
+            return Err(PackError::Config(format!(
+                "--fixed-shift: {} has {} at {} bits, not {bits} (pack it from a store instead)",
+                path.display(),
+                e.target,
+                e.bits
+            )));
+        }
+        let q = Question {
+            target: e.target,
+            bits,
+            formula: e.formula,
+        };
+        let v = verify_question(q, e.magic).map_err(|c| {
+            PackError::Layout(LayoutError::Format(format!(
+                "the magic of {} at {} bits fails at {bits} (slot {} taken twice)",
+                e.target, e.bits, c.index
+            )))
+        })?;
+        e.extra.insert("from_bits".into(), e.bits.into());
+        (e.bits, e.max_index, e.min_index) = (v.bits, v.max_index, v.min_index);
+    }
+    Ok(())
 }
 
 /// The refit hunt after packing: new magics for the squares at the top of the array, the
@@ -551,7 +649,7 @@ fn refit_hunt(
 
 /// Writes the table to `out` through the output guard: it may replace a packed table, never
 /// a store.
-fn write(out: &Path, text: &str) -> Result<(), PackError> {
+pub(super) fn write(out: &Path, text: &str) -> Result<(), PackError> {
     output::write(out, text.as_bytes(), Writes::PackedTable, &[])
         .map(|_| ())
         .map_err(|source| PackError::Write {

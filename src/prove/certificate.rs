@@ -18,8 +18,8 @@ use sha2::{Digest, Sha256};
 use super::lrat::{self, Checked};
 use super::{cnf_of, cube, io_err, sha256, ProveError};
 use crate::exhaust::campaign::shard::Shard;
-use crate::input::{self, Kind};
-use crate::output::{self, Writes};
+use crate::fs::input::{self, Kind};
+use crate::fs::output::{self, Writes};
 use crate::question::{Formula, Question};
 use crate::store::Store;
 use crate::table::sat::SatAnswer;
@@ -61,7 +61,7 @@ pub fn certificate_dir(store: &Path) -> PathBuf {
 
 /// Checks a stored certificate again: rebuilds the CNF of part `shard` of `question`, compares
 /// its SHA-256 with `recorded` and runs the checker on the certificate (a regular file only,
-/// see [`crate::input::open`]).
+/// see [`crate::fs::input::open`]).
 ///
 /// # Errors
 /// [`ProveError::Hash`] when the CNF changed, [`ProveError::Certificate`] when the proof does
@@ -222,7 +222,7 @@ pub fn copy_certificates(
         })?;
         let mut file = input::open(&src, Kind::Certificate).map_err(input_err(&src))?;
         if let Some(parent) = dst.parent() {
-            fs::create_dir_all(parent).map_err(io_err(parent))?;
+            crate::fs::create_dir(parent).map_err(io_err(parent))?;
         }
         output::write_with(&dst, Writes::Certificate, &[], |out| {
             let mut hash = Sha256::new();
@@ -251,7 +251,7 @@ pub fn copy_certificates(
 }
 
 /// Records every certificate `store` (read from the file `path`) names as read by this
-/// command ([`crate::input::note`]): an output never replaces the evidence of a store the
+/// command ([`crate::fs::input::note`]): an output never replaces the evidence of a store the
 /// command reads, checked or not.
 pub fn note_inputs(store: &Store, path: &Path) {
     let real = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());

@@ -34,7 +34,6 @@ pub mod lrat;
 pub mod solver;
 pub mod trim;
 
-use std::fs::{self, File};
 use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -43,9 +42,9 @@ use flate2::write::GzEncoder;
 use sha2::{Digest, Sha256};
 
 use crate::exhaust::campaign::shard::Shard;
+use crate::fs::output::{self, Writes};
 use crate::interrupt::Stop;
 use crate::magic::{self, format_magic, Verified};
-use crate::output::{self, Writes};
 use crate::question::Question;
 pub use certificate::{certificate_dir, certificate_name, copy_certificates, recheck};
 use cnf::{encode, Cnf, Cube, Instance};
@@ -249,11 +248,17 @@ pub fn settle(
     let cube = cube(question, shard)?;
     let cnf = cnf_of(question, cube);
     let hash = sha256(&cnf);
-    fs::create_dir_all(dir).map_err(io_err(dir))?;
+    crate::fs::create_dir(dir).map_err(io_err(dir))?;
     let name = certificate_name(question, shard);
-    let raw = dir.join(format!(".{name}.{}.lrat", std::process::id()));
+    // The solver's raw proof: created exclusively (never through a link) under a name nobody
+    // can plant beforehand.
+    let raw = dir.join(format!(
+        ".{name}.{}.{:016x}.lrat",
+        std::process::id(),
+        crate::fs::unpredictable()
+    ));
     let result = solve_and_certify(question, &cnf, &raw, &dir.join(&name), limits);
-    let _ = fs::remove_file(&raw);
+    crate::fs::remove_own(&raw);
     let (verdict, solved, check_time) = result?;
     Ok(Settled {
         question,
@@ -296,7 +301,7 @@ fn solve_and_certify(
         }
         Answer::Unsat => {
             // Keep what the empty clause needs, check that, and ship it compressed.
-            let file = File::open(raw).map_err(io_err(raw))?;
+            let file = crate::fs::open_own(raw).map_err(io_err(raw))?;
             let trimmed = trim::trim(cnf.clauses, BufReader::new(file))
                 .map_err(|error| ProveError::Certificate { question, error })?;
             // The solver's own proof, in memory already: no budget but its size.

@@ -243,7 +243,7 @@ pub fn solve(cnf: &Cnf, run: &Run<'_>) -> Result<Solved, SolverError> {
     let tracer = match run.proof {
         None => None,
         Some(path) => {
-            let file = File::create(path).map_err(|e| proof_err(e.to_string()))?;
+            let file = crate::fs::create_new(path).map_err(|e| proof_err(e.to_string()))?;
             let t = Rc::new(RefCell::new(LratFile::new(file, cnf.clauses)));
             s.connect_proof_tracer1(Rc::clone(&t), true, false);
             Some(t)

@@ -9,6 +9,7 @@ use crate::published;
 use crate::question::Formula;
 use crate::{Piece, Square};
 use flate2::read::GzDecoder;
+use std::fs::{self, File};
 
 fn target(p: Piece, s: &str) -> Target {
     Target::new(p, s.parse::<Square>().unwrap())

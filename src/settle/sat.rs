@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use crate::error::{SaveError, TableError};
 use crate::exhaust::campaign::shard::Shard;
+use crate::fs::lock::{LockError, StoreLock};
+use crate::fs::output::{self, OutputError, Writes};
 use crate::interrupt::Stop;
 use crate::locate::{LocateError, Reading};
-use crate::lock::{LockError, StoreLock};
 use crate::magic::{format_magic, Verified};
-use crate::output::{self, OutputError, Writes};
 use crate::progress::Progress;
 use crate::prove::cnf::ENCODING;
 use crate::prove::lrat::{Checked, CHECKER};
@@ -190,7 +190,7 @@ pub fn settle_part(
     crate::locate::start(&cfg.store, progress)?;
     let name = cfg.store.display().to_string();
     // The lock resolves the store to its real file: load and save that one.
-    let lock = StoreLock::acquire(&cfg.store)?;
+    let lock = StoreLock::acquire(&cfg.store, Writes::Store)?;
     lock.note_removed(progress);
     let path = lock.store();
     let mut store = Store::load(path).map_err(|source| SatError::Load {
@@ -242,7 +242,7 @@ pub fn settle_part(
     if matches!(settled.verdict, Verdict::Unknown) && stop.signalled() {
         return Ok(SatOutcome::Interrupted { question: q, shard });
     }
-    record(&mut store, path, settled, &name)
+    record(&mut store, &lock, settled, &name)
 }
 
 /// A line saying the store already settles (part `shard` of) `q`, if it does: by a proof
@@ -313,7 +313,7 @@ fn already_settled(
 /// Records a settled part in the store, saves it, and says how it ended.
 fn record(
     store: &mut Store,
-    path: &Path,
+    lock: &StoreLock,
     s: prove::Settled,
     name: &str,
 ) -> Result<SatOutcome, SatError> {
@@ -362,7 +362,7 @@ fn record(
         store.offer(Entry::from_verified(v, Some(now_rfc3339()), Some(method)));
     }
     let newly = store.settle_sat(name)?;
-    store.save(path)?;
+    store.save_locked(lock)?;
     let parts = store
         .sat(q, s.shard.count)
         .map_or((0, s.shard.count), |x| (x.settled(), x.shards));

@@ -16,7 +16,9 @@ impl Store {
     /// Merges `other` into this store: the best entry per target, work records united (one
     /// per run, so merging the same store twice adds nothing), proofs and exhaustive parts
     /// combined; a search whose parts are now all done and found nothing becomes a proof.
-    /// Fields this build does not know are kept on both sides.
+    /// Fields this build does not know are kept on both sides, in the records. The top-level
+    /// fields are this store's own: `other`'s describe `other` (its source, its author), not
+    /// the merged store, and are not taken.
     ///
     /// # Errors
     /// [`TableError::Conflict`] naming both sides when one proves none exists where the other
@@ -50,9 +52,6 @@ impl Store {
         }
         for (_, x) in other.sat {
             self.unite_sat(x, mine, theirs)?;
-        }
-        for (k, v) in other.meta {
-            self.meta.entry(k).or_insert(v);
         }
         let name = format!("{mine} + {theirs}");
         self.settle_exhaust(&name)?;

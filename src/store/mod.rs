@@ -6,7 +6,8 @@ use std::io;
 use std::path::Path;
 
 use crate::error::{SaveError, TableError};
-use crate::output::Writes;
+use crate::fs::lock::StoreLock;
+use crate::fs::output::Writes;
 use crate::piece::Target;
 use crate::question::{Formula, Question};
 use crate::table::sat::Sat;
@@ -81,7 +82,7 @@ impl Store {
         match std::fs::metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((Store::new(), Vec::new())),
             _ => Store::from_table_noting(
-                Table::read_as(path, crate::input::Kind::Store)?,
+                Table::read_as(path, crate::fs::input::Kind::Store)?,
                 &path.display().to_string(),
             ),
         }
@@ -102,14 +103,25 @@ impl Store {
     /// # Errors
     /// As [`Store::from_table`], and when two copies of a SAT part disagree.
     pub fn from_table_noting(table: Table, name: &str) -> Result<(Store, Vec<String>), TableError> {
+        let mut meta = table.meta;
+        // A store is saved as a store: what says how a table's entries are laid out or read
+        // (an export's header and sizes, a packed table's array, a pool's kind, the entries'
+        // default formula, applied to them as they were read) describes another file, as do
+        // the figures a layout derives for each entry (dropped below).
+        for key in crate::table::LAYOUT_FIELDS {
+            meta.remove(key);
+        }
         let mut store = Store {
-            meta: table.meta,
+            meta,
             ..Store::default()
         };
         let mut twice: BTreeMap<String, usize> = BTreeMap::new();
         let mut seen = |what: String| *twice.entry(what).or_default() += 1;
-        for e in table.entries {
+        for mut e in table.entries {
             seen(format!("entries for {} ({})", e.target, e.formula.name()));
+            for key in crate::table::DERIVED_FIELDS {
+                e.extra.remove(key);
+            }
             store.offer(e);
         }
         for p in table.proofs {
@@ -177,17 +189,49 @@ impl Store {
     }
 
     /// Saves atomically (temporary file beside it, fsync, rename) through the output guard
-    /// ([`crate::output`]): a packed table at `path` is never replaced by a store.
+    /// ([`crate::fs::output`]): a packed table at `path` is never replaced by a store. No
+    /// lock is taken: for a file no other process writes. A writer holding the store's lock
+    /// saves with [`Store::save_locked`].
     ///
     /// # Errors
     /// [`SaveError`]; the file on disk is then left as it was.
     pub fn save(&self, path: &Path) -> Result<(), SaveError> {
-        crate::output::write(path, self.to_json().as_bytes(), Writes::Store, &[])
+        crate::fs::output::write(path, self.to_json().as_bytes(), Writes::Store, &[])
             .map(|_| ())
             .map_err(|source| SaveError {
                 path: path.to_path_buf(),
                 source,
             })
+    }
+
+    /// Saves to the store `lock` holds, as [`Store::save`] does, once the lock has made sure
+    /// this writer still holds the store ([`StoreLock::write`]): a store another process
+    /// took meanwhile is never overwritten.
+    ///
+    /// # Errors
+    /// [`SaveError`]; the file on disk is then left as it was.
+    pub fn save_locked(&self, lock: &StoreLock) -> Result<(), SaveError> {
+        lock.write(self.to_json().as_bytes())
+            .map_err(|source| SaveError {
+                path: lock.store().to_path_buf(),
+                source,
+            })
+    }
+
+    /// The top-level fields of the store other than its lists (`about`, ...), kept as they
+    /// were read.
+    #[must_use]
+    pub fn meta(&self) -> &BTreeMap<String, serde_json::Value> {
+        &self.meta
+    }
+
+    /// Replaces the top-level fields (see [`Store::meta`]); those of
+    /// [`LAYOUT_FIELDS`](crate::table::LAYOUT_FIELDS) are left out.
+    pub fn set_meta(&mut self, mut meta: BTreeMap<String, serde_json::Value>) {
+        for key in crate::table::LAYOUT_FIELDS {
+            meta.remove(key);
+        }
+        self.meta = meta;
     }
 
     /// The stored plain magic of `target`.
@@ -379,8 +423,20 @@ impl Store {
 
 /// Fields of an entry that describe its magic rather than its square: they go when a better
 /// magic replaces it (`found_by` and `source` would credit the old magic's finder; an
-/// export's `shift` and `offset` belong to the old layout). Other fields are kept.
-pub const REPLACED_WITH_THE_MAGIC: [&str; 4] = ["found_by", "source", "shift", "offset"];
+/// export's `shift` and `offset` belong to the old layout; a published table's `used_indices`
+/// and `verified`, a pool's `slots` and `footprint`, an export's `filled` are figures of the
+/// old magic, which `verify` would find false of the new one). Other fields are kept.
+pub const REPLACED_WITH_THE_MAGIC: [&str; 9] = [
+    "found_by",
+    "source",
+    "shift",
+    "offset",
+    "used_indices",
+    "verified",
+    "slots",
+    "footprint",
+    "filled",
+];
 
 /// Candidates and seconds over `records`, the candidates saturating at `u64::MAX`.
 fn sum_work<'a>(records: impl Iterator<Item = &'a Effort>) -> (u64, f64) {

@@ -61,6 +61,37 @@ pub fn check_seconds(field: &str, x: f64) -> Result<(), String> {
     Ok(())
 }
 
+/// The top-level fields that say how a table's entries are read or laid out, or what kind of
+/// file it is: the entries' default `formula`, an export's `layout`, `comment` (its header) and
+/// `table_sizes`, a packed table's `packed_table`, a pool's `kind`. A store keeps none of them
+/// ([`crate::store::Store::from_table`]): its entries name their own formula, and it is saved
+/// as a store, never as the kind of file it was read from.
+pub const LAYOUT_FIELDS: [&str; 6] = [
+    "formula",
+    "layout",
+    "comment",
+    "table_sizes",
+    "packed_table",
+    "kind",
+];
+
+/// The fields of an entry that a layout or a table derives from its magic and square: an
+/// export's `mask`, `shift` and `offset`, a published table's `mask_popcount`, `used_indices`
+/// and `verified`, a pool's `slots` and `footprint`, an export's `filled`. A store keeps none
+/// of them ([`crate::store::Store::from_table`]): they describe the table they came from, go
+/// stale when a better magic replaces the entry, and `verify` computes them anew.
+pub const DERIVED_FIELDS: [&str; 9] = [
+    "mask",
+    "mask_popcount",
+    "shift",
+    "offset",
+    "used_indices",
+    "verified",
+    "slots",
+    "footprint",
+    "filled",
+];
+
 /// A verified magic with what is known of how it was found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
@@ -167,20 +198,20 @@ impl Table {
     /// # Errors
     /// [`TableError`] naming the file and, for a bad entry, which one and why.
     pub fn read(path: &Path) -> Result<Table, TableError> {
-        Table::read_as(path, crate::input::Kind::Other)
+        Table::read_as(path, crate::fs::input::Kind::Other)
     }
 
     /// [`Table::read`] of a file the command reads as `kind` (what an output may replace it,
-    /// see [`crate::output`]): a regular file only, at most
-    /// [`MAX_TABLE_BYTES`](crate::input::MAX_TABLE_BYTES).
+    /// see [`crate::fs::output`]): a regular file only, at most
+    /// [`MAX_TABLE_BYTES`](crate::fs::input::MAX_TABLE_BYTES).
     ///
     /// # Errors
     /// [`TableError`] naming the file and, for a bad entry, which one and why.
-    pub fn read_as(path: &Path, kind: crate::input::Kind) -> Result<Table, TableError> {
+    pub fn read_as(path: &Path, kind: crate::fs::input::Kind) -> Result<Table, TableError> {
         // A plain file holds what it holds on disk (no bomb can unpack it): read whole, up to
         // the limit, and parsed from memory, which is faster than from a reader.
-        let bytes = crate::input::read(path, kind, crate::input::MAX_TABLE_BYTES)?;
-        crate::input::check_json_units(&bytes, path)
+        let bytes = crate::fs::input::read(path, kind, crate::fs::input::MAX_TABLE_BYTES)?;
+        crate::fs::input::check_json_units(&bytes, path)
             .map_err(|e| syntax_error(path, &e.to_string()))?;
         Table::parse(&bytes, path)
     }
@@ -194,13 +225,13 @@ impl Table {
     }
 
     /// [`Table::parse`] of JSON read from `reader` as it comes (no copy of the text is held;
-    /// a reader that fails, such as a [`crate::input::Bounded`] past its limit, stops it), at
-    /// most [`MAX_JSON_UNITS`](crate::input::MAX_JSON_UNITS) of values.
+    /// a reader that fails, such as a [`crate::fs::input::Bounded`] past its limit, stops it), at
+    /// most [`MAX_JSON_UNITS`](crate::fs::input::MAX_JSON_UNITS) of values.
     ///
     /// # Errors
     /// [`TableError`] naming the problem.
     pub fn from_reader(reader: impl std::io::Read, path: &Path) -> Result<Table, TableError> {
-        let reader = crate::input::JsonBounded::new(reader, path);
+        let reader = crate::fs::input::JsonBounded::new(reader, path);
         let value: Value = serde_json::from_reader(reader).map_err(|e| {
             syntax_error(
                 path,
@@ -283,6 +314,8 @@ pub struct Claim {
     pub max_index: Option<u32>,
     /// The lowest index the file states, if any.
     pub min_index: Option<u32>,
+    /// The entry's other fields, as the file states them (`mask`, `shift`, `offset`, ...).
+    pub extra: BTreeMap<String, Value>,
 }
 
 impl Claim {
@@ -331,7 +364,10 @@ pub fn parse_claims(bytes: &[u8], path: &Path) -> Result<Vec<Claim>, TableError>
     };
     let claims = ctx.each(items, "entry", |ctx, item| {
         let w: EntryWire = serde_json::from_value(item).map_err(|e| e.to_string())?;
-        ctx.claim(&w)
+        Ok(Claim {
+            extra: w.extra.clone(),
+            ..ctx.claim(&w)?
+        })
     })?;
     Ok(claims
         .into_iter()

@@ -144,6 +144,7 @@ impl Ctx<'_> {
             formula,
             max_index: index("max_index", w.max_index)?,
             min_index: index("min_index", w.min_index)?,
+            extra: BTreeMap::new(),
         })
     }
 
@@ -331,13 +332,5 @@ pub(super) fn describe(item: &Value) -> String {
 /// `text` with control characters (newlines above all) escaped, so that an error quoting a
 /// hostile file stays one line.
 pub(super) fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::escape::one_line(text)
 }

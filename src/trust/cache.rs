@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::input::{self, InputError};
-use crate::output::{self, OutputError, Writes};
+use crate::fs::input::{self, InputError};
+use crate::fs::output::{self, OutputError, Writes};
 
 /// The environment variable naming the cache file (`off` disables the cache).
 pub const CACHE_ENV: &str = "MAGICHUNT_CACHE";
@@ -135,7 +135,7 @@ impl Cache {
     }
 
     /// The cache in the file `path` (a regular file of at most
-    /// [`MAX_CACHE_BYTES`](crate::input::MAX_CACHE_BYTES); anything else is said once on
+    /// [`MAX_CACHE_BYTES`](crate::fs::input::MAX_CACHE_BYTES); anything else is said once on
     /// stderr and ignored).
     #[must_use]
     pub fn at(path: &Path) -> Cache {
@@ -225,7 +225,7 @@ impl Cache {
     /// The SHA-256 of the file `path` (lower-case hex), read as `kind`: from the cache when
     /// its stamp ([`FileStamp`]: length, modification and status-change times, device,
     /// inode) is the one it was hashed at, else hashed now (a regular file only, see
-    /// [`crate::input::open`]).
+    /// [`crate::fs::input::open`]).
     ///
     /// # Errors
     /// When the file cannot be read or is not a regular file.
@@ -333,7 +333,7 @@ impl Cache {
         }
         on_disk.version = 1;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|error| OutputError::Write {
+            crate::fs::create_dir(dir).map_err(|error| OutputError::Write {
                 path: dir.to_path_buf(),
                 error,
             })?;

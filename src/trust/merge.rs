@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use super::{admit, check_named, vet, Admitted, Cache, Refused};
 use crate::error::TableError;
-use crate::input::Kind;
-use crate::lock::{real_path, LockError, StoreLock};
-use crate::output::{self, OutputError, Writes};
+use crate::fs::input::Kind;
+use crate::fs::lock::{LockError, StoreLock};
+use crate::fs::output::{OutputError, Writes};
+use crate::fs::real_path;
 use crate::pool::merge::{is_pool_file, merge_files, PoolMergeError, PoolsMerged};
 use crate::progress::Progress;
 use crate::prove::certificate::{named, store_dir};
@@ -144,7 +145,7 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
             Ok(m) => {
                 return Err(MergeError::NotRegular {
                     path: path.clone(),
-                    what: crate::input::describe(&m),
+                    what: crate::fs::input::describe(&m),
                 })
             }
             Err(_) => return Err(MergeError::Missing(path.clone())),
@@ -159,12 +160,11 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
     // The output may be one of the inputs: lock it before reading anything, so no hunt or
     // exhaust writing it meanwhile can lose its update or ours. The lock resolves it to its
     // real file.
-    let lock = StoreLock::acquire(&cfg.out)?;
+    // A packed table (or anything else a store may not replace) is refused as the lock is
+    // taken, before any input is read or checked, with one line.
+    let lock = StoreLock::acquire(&cfg.out, Writes::Store)?;
     lock.note_removed(progress);
     let out = lock.store();
-    // A packed table (or anything else a store may not replace) is refused before any input
-    // is read or checked, with one line.
-    output::check(&cfg.out, Writes::Store, &[])?;
     let mut cache = Cache::open();
     let stores = read_inputs(cfg, out, &mut cache, progress)?;
     let mut merged: Option<(Store, String)> = None;
@@ -177,9 +177,19 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
             }
         });
     }
-    let Some((store, _)) = merged else {
+    let Some((mut store, _)) = merged else {
         return Err(MergeError::NoInput);
     };
+    // The merged store's top-level fields are decided here, not carried over from whichever
+    // input came first: the output's own when it is a store being updated (merged into, or
+    // one of the inputs), else none. An input's `source` or `author` describes that input.
+    store.set_meta(
+        stores
+            .iter()
+            .find(|(_, _, real, _)| real.as_deref() == Some(out))
+            .map(|(s, ..)| s.meta().clone())
+            .unwrap_or_default(),
+    );
     // Nothing is written before every input was let in and the merge holds together.
     for (input, name, real, checked) in &stores {
         // The built-in table's certificates are not built in: its proofs stand as this
@@ -200,7 +210,7 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
             ));
         }
     }
-    store.save(out)?;
+    store.save_locked(&lock)?;
     note_claimed(&store, cfg, out, &mut cache, progress);
     Ok(Merged::Stores {
         stores: stores.len(),

@@ -39,7 +39,7 @@ pub use cache::Cache;
 pub use counting::load_counting;
 pub use merge::{merge, MergeConfig, MergeError, Merged};
 
-use crate::input;
+use crate::fs::input;
 
 /// A record that may not enter a store.
 #[derive(Debug, thiserror::Error)]

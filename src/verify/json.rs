@@ -3,6 +3,7 @@
 //! [`SCHEMA_VERSION`]; docs/format.md describes them.
 
 use serde::Serialize;
+use serde_json::{json, Value};
 
 use super::{MagicReport, Problem, TableReport, SCHEMA_VERSION};
 use crate::magic::{format_magic, Verified};
@@ -60,11 +61,22 @@ impl TableReport {
                         Some(subsets.map(format_magic)),
                         Some(*index),
                     ),
-                    Problem::MaxIndex { stated, got } => {
-                        ("max_index", Some(*stated), Some(*got), None, None)
-                    }
-                    Problem::MinIndex { stated, got } => {
-                        ("min_index", Some(*stated), Some(*got), None, None)
+                    Problem::MaxIndex { stated, got } => (
+                        "max_index",
+                        Some(json!(stated)),
+                        Some(json!(got)),
+                        None,
+                        None,
+                    ),
+                    Problem::MinIndex { stated, got } => (
+                        "min_index",
+                        Some(json!(stated)),
+                        Some(json!(got)),
+                        None,
+                        None,
+                    ),
+                    Problem::Field { field, stated, got } => {
+                        (*field, Some(stated.clone()), Some(got.clone()), None, None)
                     }
                 };
                 FailureWire {
@@ -133,6 +145,37 @@ impl TableReport {
                     used: fill.map(|f| f.used),
                     free: fill.map(|f| f.size - f.used),
                     shared: fill.map(|f| f.shared),
+                    error: p.result.as_ref().err().cloned(),
+                }
+            }),
+            layout: self.layout.as_ref().map(|l| LayoutWire {
+                layout: l.layout.name(),
+                valid: l.problems.is_empty(),
+                sizes: l
+                    .sizes
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), json!(v)))
+                    .collect(),
+                table_sizes_checked: l.stated_sizes,
+                problems: l.problems.clone(),
+            }),
+            checked: self.checked.clone(),
+            not_checked: self.not_checked.clone(),
+            indexed: self.indexed.as_ref().map(|p| {
+                let fill = p.result.as_ref().ok();
+                IndexedWire {
+                    valid: p.result.is_ok(),
+                    squares: p.squares,
+                    formula: p.formula.map_or("mixed", Formula::name),
+                    rook_bits: p.fixed_bits[0],
+                    bishop_bits: p.fixed_bits[1],
+                    ids: fill.map(|f| f.size),
+                    used: fill.map(|f| f.used),
+                    free: fill.map(|f| f.size - f.used),
+                    shared: fill.map(|f| f.shared),
+                    list_entries: fill.map(|f| f.lists),
+                    shared_lists: fill.map(|f| f.shared_lists),
+                    bytes: fill.map(|f| f.bytes().total()),
                     error: p.result.as_ref().err().cloned(),
                 }
             }),
@@ -207,10 +250,11 @@ struct FailureWire {
     bits: u32,
     formula: &'static str,
     magic: String,
-    /// `collision`, `max_index` or `min_index`.
+    /// `collision`, `max_index`, `min_index`, `mask`, `shift`, `mask_popcount`,
+    /// `used_indices` or `verified`.
     problem: &'static str,
-    stated: Option<u32>,
-    got: Option<u32>,
+    stated: Option<Value>,
+    got: Option<Value>,
     subsets: Option<[String; 2]>,
     index: Option<usize>,
 }
@@ -261,6 +305,23 @@ struct PackedWire {
 }
 
 #[derive(Serialize)]
+struct IndexedWire {
+    valid: bool,
+    squares: usize,
+    formula: &'static str,
+    rook_bits: Option<u32>,
+    bishop_bits: Option<u32>,
+    ids: Option<u64>,
+    used: Option<u64>,
+    free: Option<u64>,
+    shared: Option<u64>,
+    list_entries: Option<u64>,
+    shared_lists: Option<bool>,
+    bytes: Option<u64>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
 struct TableWire {
     #[serde(flatten)]
     head: Head,
@@ -276,4 +337,20 @@ struct TableWire {
     per_square: Option<Vec<EntryWire>>,
     pool: Option<PoolWire>,
     packed: Option<PackedWire>,
+    layout: Option<LayoutWire>,
+    /// The fields of the file checked, and those taken as stated.
+    checked: Vec<String>,
+    not_checked: Vec<String>,
+    /// An indexed table's whole check (`null` for any other file).
+    indexed: Option<IndexedWire>,
+}
+
+#[derive(Serialize)]
+struct LayoutWire {
+    layout: &'static str,
+    valid: bool,
+    /// What the offsets give, as `table_sizes` names them (`null`: unknown).
+    sizes: serde_json::Map<String, Value>,
+    table_sizes_checked: bool,
+    problems: Vec<String>,
 }

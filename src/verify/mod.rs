@@ -1,6 +1,6 @@
 //! What `magichunt verify` finds: one magic checked against the slow reference
 //! ([`MagicReport`]), or every entry of a table text, its slots used and spans, and a packed
-//! table or a pool as a whole ([`TableReport`]). Each renders as the command's text and as
+//! table, an indexed table or a pool as a whole ([`TableReport`]). Each renders as the command's text and as
 //! one JSON document (`--json`, described in docs/format.md), from the same figures.
 //!
 //! ```
@@ -15,7 +15,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod fields;
 mod json;
+
+pub use fields::LayoutCheck;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -23,8 +26,9 @@ use std::path::Path;
 use crate::attacks::Occupancies;
 use crate::bitboard::side_by_side;
 use crate::error::TableError;
+use crate::layout::indexed::is_indexed;
 use crate::layout::packed::is_packed;
-use crate::layout::{Fill, LayoutError, PackedTable, Pattern, Usage};
+use crate::layout::{Fill, IndexedFill, IndexedTable, LayoutError, PackedTable, Pattern, Usage};
 use crate::magic::{format_magic, verify_pairs_with, Collision, Verified};
 use crate::piece::{Piece, Target};
 use crate::pool::file::is_pool;
@@ -177,7 +181,7 @@ impl MagicReport {
 }
 
 /// Why an entry of a table fails.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Problem {
     /// Two subsets with different attack sets collide.
     Collision {
@@ -200,10 +204,20 @@ pub enum Problem {
         /// From verify.
         got: u32,
     },
+    /// Another figure the file states (`mask`, `shift`, `mask_popcount`, `used_indices`,
+    /// `verified`) is not what the reference gives.
+    Field {
+        /// The field.
+        field: &'static str,
+        /// In the file.
+        stated: serde_json::Value,
+        /// From the reference.
+        got: serde_json::Value,
+    },
 }
 
 /// One entry of a table that fails.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
     /// The entry as the file states it.
     pub claim: Claim,
@@ -258,8 +272,21 @@ pub struct PackedCheck {
     pub result: Result<Fill, String>,
 }
 
-/// Every entry of a table text checked, then its figures.
+/// An indexed table checked as a whole.
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedCheck {
+    /// Squares it holds.
+    pub squares: usize,
+    /// The formula of every square, `None` when they mix.
+    pub formula: Option<Formula>,
+    /// The fixed bits of the rooks and the bishops, when all of a piece share them.
+    pub fixed_bits: [Option<u32>; 2],
+    /// What filling the id array gave, or why it fails.
+    pub result: Result<IndexedFill, String>,
+}
+
+/// Every entry of a table text checked, then its figures.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableReport {
     /// How to name the file.
     pub name: String,
@@ -275,6 +302,16 @@ pub struct TableReport {
     pub pool: Option<PoolFigures>,
     /// A packed table's whole check.
     pub packed: Option<PackedCheck>,
+    /// The offsets and `table_sizes` of a table that names its layout (a JSON export), and
+    /// the `packed_table` figures of a packed one.
+    pub layout: Option<LayoutCheck>,
+    /// The fields of the file that were checked (each once: `mask`, `table_sizes.rook`, ...).
+    pub checked: Vec<String>,
+    /// The fields and records of the file that were not (`entries[].found_by`, `comment`,
+    /// `proofs (3)`): taken as stated.
+    pub not_checked: Vec<String>,
+    /// An indexed table's whole check.
+    pub indexed: Option<IndexedCheck>,
 }
 
 impl TableReport {
@@ -301,13 +338,12 @@ impl TableReport {
                 }
             },
         };
-        let bytes =
-            crate::pool::file::read_json(&path, crate::input::Kind::Other).map_err(|source| {
-                VerifyError::Read {
-                    path: path.clone(),
-                    source,
-                }
-            })?;
+        let bytes = crate::pool::file::read_json(&path, crate::fs::input::Kind::Other).map_err(
+            |source| VerifyError::Read {
+                path: path.clone(),
+                source,
+            },
+        )?;
         TableReport::check(&bytes, &path, per_square)
     }
 
@@ -337,7 +373,7 @@ impl TableReport {
                         stated: m,
                         got: v.min_index,
                     }),
-                    _ => None,
+                    _ => fields::entry_problem(c, &v, &occ),
                 },
             };
             if let Some(problem) = problem {
@@ -355,11 +391,17 @@ impl TableReport {
             per_square: Vec::new(),
             pool: None,
             packed: None,
+            layout: None,
+            checked: Vec::new(),
+            not_checked: Vec::new(),
+            indexed: None,
         };
         if !report.failures.is_empty() {
             return Ok(report);
         }
         let table = Table::parse(bytes, path)?;
+        let top: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
+        (report.checked, report.not_checked) = fields::coverage(&top, &table, is_pool(&table));
         if per_square {
             report.per_square = table
                 .entries
@@ -390,6 +432,28 @@ impl TableReport {
                 gap: pool.gap,
                 capacity: pool.capacity,
             });
+        } else if is_indexed(&table) {
+            let indexed = IndexedTable::from_table(&table)?;
+            let result = match indexed.check() {
+                Ok(f) => Ok(f),
+                Err(e @ LayoutError::Format(_)) => return Err(e.into()),
+                Err(e) => Err(e.to_string()),
+            };
+            let fixed = |piece: Piece| {
+                let mut bits = indexed
+                    .entries
+                    .iter()
+                    .filter(|p| p.entry.target.piece == piece)
+                    .map(|p| p.entry.bits);
+                let first = bits.next()?;
+                bits.all(|b| b == first).then_some(first)
+            };
+            report.indexed = Some(IndexedCheck {
+                squares: indexed.entries.len(),
+                formula: indexed.formula(),
+                fixed_bits: [fixed(Piece::Rook), fixed(Piece::Bishop)],
+                result,
+            });
         } else if is_packed(&table) {
             let packed = PackedTable::from_table(&table)?;
             let result = match packed.check() {
@@ -397,6 +461,21 @@ impl TableReport {
                 Err(e @ LayoutError::Format(_)) => return Err(e.into()),
                 Err(e) => Err(e.to_string()),
             };
+            let fill = result.as_ref().map_err(|_| ());
+            let mut layout = fields::layout_check(&table, Some(fill));
+            let figures = fields::packed_figures(&table, fill);
+            if !figures.is_empty() || layout.is_some() {
+                layout
+                    .get_or_insert_with(|| LayoutCheck {
+                        layout: crate::layout::Layout::Packed,
+                        sizes: Vec::new(),
+                        stated_sizes: false,
+                        problems: Vec::new(),
+                    })
+                    .problems
+                    .extend(figures);
+            }
+            report.layout = layout;
             report.packed = Some(PackedCheck {
                 squares: packed.entries.len(),
                 formula: packed.formula(),
@@ -406,14 +485,19 @@ impl TableReport {
                 ],
                 result,
             });
+        } else {
+            report.layout = fields::layout_check(&table, None);
         }
         Ok(report)
     }
 
-    /// Whether every entry holds, and a packed table as a whole.
+    /// Whether every entry holds, a packed table as a whole, and the layout fields.
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.failures.is_empty() && self.packed.as_ref().is_none_or(|p| p.result.is_ok())
+        self.failures.is_empty()
+            && self.packed.as_ref().is_none_or(|p| p.result.is_ok())
+            && self.layout.as_ref().is_none_or(|l| l.problems.is_empty())
+            && self.indexed.as_ref().is_none_or(|p| p.result.is_ok())
     }
 
     /// The text of `verify --file`.
@@ -447,6 +531,10 @@ impl TableReport {
                 Problem::MinIndex { stated, got } => writeln!(
                     out,
                     "{what}: min_index {stated} in the file, verify gives {got}"
+                ),
+                Problem::Field { field, stated, got } => writeln!(
+                    out,
+                    "{what}: {field} {stated} in the file, verify gives {got}"
                 ),
             };
         }
@@ -490,8 +578,114 @@ impl TableReport {
         if let Some(p) = &self.packed {
             out.push_str(&packed_text(p));
         }
+        if let Some(l) = &self.layout {
+            out.push_str(&layout_text(l));
+        }
+        if !self.checked.is_empty() {
+            let _ = writeln!(out, "  checked           {}", self.checked.join(", "));
+        }
+        if !self.not_checked.is_empty() {
+            let records = self.not_checked.iter().any(|n| n.ends_with(')'));
+            let _ = writeln!(
+                out,
+                "  not checked       {} (taken as stated{})",
+                self.not_checked.join(", "),
+                if records {
+                    "; `magichunt audit` checks a store's proofs"
+                } else {
+                    ""
+                }
+            );
+        }
+        if let Some(p) = &self.indexed {
+            out.push_str(&indexed_text(p));
+        }
         out
     }
+}
+
+/// The lines of the layout fields' check.
+fn layout_text(l: &LayoutCheck) -> String {
+    let mut out = String::new();
+    let name = l.layout.name();
+    if l.problems.is_empty() {
+        let sizes: Vec<String> = l
+            .sizes
+            .iter()
+            .filter_map(|(k, v)| v.map(|v| format!("{k} {v}")))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  layout fields     {name}: offsets{} hold ({})",
+            if l.stated_sizes {
+                " and table_sizes"
+            } else {
+                ""
+            },
+            sizes.join(", ")
+        );
+    }
+    for p in &l.problems {
+        let _ = writeln!(out, "  layout fields     {name}: INVALID: {p}");
+    }
+    out
+}
+
+/// The lines of an indexed table's whole check.
+fn indexed_text(p: &IndexedCheck) -> String {
+    let formula = p
+        .formula
+        .map_or_else(|| "mixed".to_string(), |f| f.to_string());
+    let shift =
+        |b: Option<u32>| b.map_or_else(|| "bits per square".to_string(), |b| format!("{b} bits"));
+    let head = format!(
+        "indexed layout, {} squares, formula {formula}, rooks {}, bishops {}",
+        p.squares,
+        shift(p.fixed_bits[0]),
+        shift(p.fixed_bits[1])
+    );
+    let mut out = String::new();
+    match &p.result {
+        Ok(f) => {
+            let b = f.bytes();
+            let _ = writeln!(out, "{head}: valid");
+            let _ = writeln!(
+                out,
+                "  id array          {} ids of one byte, as the file declares",
+                f.size
+            );
+            let _ = writeln!(
+                out,
+                "  slots used        {} ({} free inside the array), {} shared by two squares with equal ids",
+                f.used,
+                f.size - f.used,
+                f.shared
+            );
+            let _ = writeln!(
+                out,
+                "  lists             {} entries of 8 bytes, {}",
+                f.lists,
+                if f.shared_lists {
+                    "shared (each square keeps its rays of an entry)"
+                } else {
+                    "each square's own"
+                }
+            );
+            let _ = writeln!(
+                out,
+                "  bytes             {} ({} KiB): ids {}, lists {}, magics {}",
+                b.total(),
+                crate::size::kib_bytes(b.total()),
+                b.ids,
+                b.lists,
+                b.magics
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(out, "{head}: INVALID: {e}");
+        }
+    }
+    out
 }
 
 /// The lines of a packed table's whole check.

@@ -11,8 +11,9 @@
 //   b5 c5 d5 e5 f5 g5 h5 a6 b6 c6 d6 e6 f6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8
 //
 // Use: `mod magics;` on this file, then `magics::ROOK_MAGICS[square].slot(occupied)` and the like.
-// Call magics::init_attack_tables() once at startup (the lookups also fill the tables on first
-// use), then magics::rook_attacks(square, occupied) and magics::bishop_attacks(square, occupied).
+// The tables are computed at compile time (const fn; no std, no allocator, no init: the file
+// builds in a #![no_std] crate): magics::rook_attacks(square, occupied) and
+// magics::bishop_attacks(square, occupied) answer from the first call.
 
 /// One square's magic: the slot of occupancy `occ` in its piece's table is
 /// `offset + ((occ | !mask).wrapping_mul(magic) >> shift)`.
@@ -188,71 +189,119 @@ pub const BISHOP_MAGICS: [MagicEntry; 64] = [
     MagicEntry { mask: 0x0040201008040200, magic: 0x0010040084040020, shift: 58, offset: 5520 }, // h8, 6 bits, filled
 ];
 
-const ROOK_DIRECTIONS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// The attack table, computed when the crate compiles: rook slots counted from
+/// `ROOK_TABLE_START`, bishop slots from `BISHOP_TABLE_START`.
+static ATTACK_TABLE: [u64; ATTACK_TABLE_SIZE] = attack_table();
 
-/// Squares a slider on `square` attacks by walking each ray to the first occupied square
-/// (included). Slow: used only to fill the tables.
-fn ray_attacks(square: usize, occupied: u64, directions: &[(i32, i32); 4]) -> u64 {
-    let mut attacks = 0;
-    for &(df, dr) in directions {
-        let (mut file, mut rank) = ((square % 8) as i32 + df, (square / 8) as i32 + dr);
-        while (0..8).contains(&file) && (0..8).contains(&rank) {
-            let bit = 1u64 << (rank * 8 + file);
-            attacks |= bit;
-            if occupied & bit != 0 {
-                break;
-            }
-            file += df;
-            rank += dr;
-        }
-    }
-    attacks
+// Each piece's part lies inside the table (checked when the crate compiles).
+const _: () = assert!(
+    ROOK_TABLE_START + ROOK_TABLE_SIZE <= ATTACK_TABLE_SIZE
+        && BISHOP_TABLE_START + BISHOP_TABLE_SIZE <= ATTACK_TABLE_SIZE
+);
+
+/// Every square's attack sets at the slot of every occupancy of its mask.
+const fn attack_table() -> [u64; ATTACK_TABLE_SIZE] {
+    let mut table = [0u64; ATTACK_TABLE_SIZE];
+    let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    fill_piece(&mut table, ROOK_TABLE_START, &ROOK_MAGICS, rook);
+    fill_piece(&mut table, BISHOP_TABLE_START, &BISHOP_MAGICS, bishop);
+    table
 }
 
-/// Fills one piece's part of the attack table: every blocker subset of every square's mask.
-fn fill_table(table: &mut [u64], magics: &[MagicEntry; 64], directions: &[(i32, i32); 4]) {
-    for (square, e) in magics.iter().enumerate() {
-        let mut occ = 0u64;
+/// Fills one piece's part of the table. For each square, every choice of the first blocker
+/// on each ray (or none) gives one attack set, written at the slot of every occupancy of the
+/// mask with those first blockers (the squares behind them free).
+const fn fill_piece(
+    table: &mut [u64; ATTACK_TABLE_SIZE],
+    start: usize,
+    magics: &[MagicEntry; 64],
+    directions: [(i32, i32); 4],
+) {
+    let mut square = 0;
+    while square < 64 {
+        let e = &magics[square];
+        let base = start + e.offset as usize;
+        // Each ray's squares from the square outwards, and how many are in the mask.
+        let mut ray = [[0u64; 7]; 4];
+        let (mut len, mut inner) = ([0usize; 4], [0usize; 4]);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = directions[d];
+            let (mut file, mut rank) = ((square % 8) as i32 + df, (square / 8) as i32 + dr);
+            while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                let bit = 1u64 << (rank * 8 + file);
+                ray[d][len[d]] = bit;
+                len[d] += 1;
+                if e.mask & bit != 0 {
+                    inner[d] += 1;
+                }
+                file += df;
+                rank += dr;
+            }
+            d += 1;
+        }
+        // first[d]: the first blocker on ray d, inner[d] for none inside the mask.
+        let mut first = [0usize; 4];
         loop {
-            table[e.slot(occ)] = ray_attacks(square, occ, directions);
-            occ = occ.wrapping_sub(e.mask) & e.mask;
-            if occ == 0 {
+            let (mut attacks, mut blockers, mut free) = (0u64, 0u64, 0u64);
+            let mut d = 0;
+            while d < 4 {
+                let mut k = 0;
+                while k < len[d] {
+                    if k <= first[d] {
+                        attacks |= ray[d][k];
+                    }
+                    if k < inner[d] {
+                        if k == first[d] {
+                            blockers |= ray[d][k];
+                        } else if k > first[d] {
+                            free |= ray[d][k];
+                        }
+                    }
+                    k += 1;
+                }
+                d += 1;
+            }
+            // Every subset of the free squares, by carry-rippler (no call in the loop:
+            // constant evaluation is slow at calls).
+            let mut sub = 0u64;
+            loop {
+                let occ = blockers | sub;
+                let key = (occ | !e.mask) as u128;
+                table[base + ((key * e.magic as u128) as u64 >> e.shift) as usize] = attacks;
+                if sub == free {
+                    break;
+                }
+                sub = ((sub | !free) + 1) & free;
+            }
+            let mut d = 0;
+            while d < 4 && first[d] == inner[d] {
+                first[d] = 0;
+                d += 1;
+            }
+            if d == 4 {
                 break;
             }
+            first[d] += 1;
         }
+        square += 1;
     }
 }
 
-static ATTACK_TABLE: std::sync::OnceLock<Box<[u64]>> = std::sync::OnceLock::new();
-
-/// The filled attack table: rook slots counted from `ROOK_TABLE_START`, bishop slots from
-/// `BISHOP_TABLE_START`.
-fn table() -> &'static [u64] {
-    ATTACK_TABLE.get_or_init(|| {
-        let mut table = vec![0u64; ATTACK_TABLE_SIZE];
-        let rook = ROOK_TABLE_START..ROOK_TABLE_START + ROOK_TABLE_SIZE;
-        fill_table(&mut table[rook], &ROOK_MAGICS, &ROOK_DIRECTIONS);
-        let bishop = BISHOP_TABLE_START..BISHOP_TABLE_START + BISHOP_TABLE_SIZE;
-        fill_table(&mut table[bishop], &BISHOP_MAGICS, &BISHOP_DIRECTIONS);
-        table.into_boxed_slice()
-    })
-}
-
-/// Fills the attack table by the slow ray walk. Call it once at startup; the lookups also
-/// fill it on first use.
-pub fn init_attack_tables() {
-    table();
-}
+/// Does nothing: the tables are computed at compile time. For engines written for the
+/// export that fills them at run time (`--runtime-fill`).
+#[inline]
+pub fn init_attack_tables() {}
 
 /// Rook attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
 #[inline]
 pub fn rook_attacks(square: usize, occupied: u64) -> u64 {
-    table()[ROOK_TABLE_START + ROOK_MAGICS[square].slot(occupied)]
+    ATTACK_TABLE[ROOK_TABLE_START + ROOK_MAGICS[square].slot(occupied)]
 }
 
 /// Bishop attacks from `square` (0 = a1 .. 63 = h8) given the `occupied` squares.
 #[inline]
 pub fn bishop_attacks(square: usize, occupied: u64) -> u64 {
-    table()[BISHOP_TABLE_START + BISHOP_MAGICS[square].slot(occupied)]
+    ATTACK_TABLE[BISHOP_TABLE_START + BISHOP_MAGICS[square].slot(occupied)]
 }

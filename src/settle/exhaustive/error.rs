@@ -1,8 +1,8 @@
 //! Why a part of an exhaustive search could not run or be recorded.
 
 use crate::error::{ParseError, SaveError, TableError};
+use crate::fs::lock::LockError;
 use crate::locate::LocateError;
-use crate::lock::LockError;
 use crate::question::Question;
 
 /// Why a part could not run or be recorded.

@@ -19,7 +19,7 @@ use super::outcome::Whole;
 use super::record;
 use crate::exhaust::campaign::found::{listed, period_bits, task_of, MAX_LISTED};
 use crate::exhaust::campaign::shard::Shard;
-use crate::lock::StoreLock;
+use crate::fs::lock::StoreLock;
 use crate::magic::{self, format_magic, parse_magic, Verified};
 use crate::question::{Formula, Question};
 use crate::store::Store;
@@ -123,7 +123,7 @@ pub fn add_found(cfg: &FoundConfig) -> Result<Added, PartError> {
     }
     let period = period_bits(q.target);
     let file = cfg.file.display().to_string();
-    let bytes = crate::input::read(&cfg.file, crate::input::Kind::Other, MAX_FILE)
+    let bytes = crate::fs::input::read(&cfg.file, crate::fs::input::Kind::Other, MAX_FILE)
         .map_err(|e| PartError::Record(e.to_string()))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| PartError::Record(format!("{file} is not UTF-8 text")))?;
@@ -153,7 +153,7 @@ pub fn add_found(cfg: &FoundConfig) -> Result<Added, PartError> {
         })?;
         given.insert(m);
     }
-    let lock = StoreLock::acquire(&cfg.store)?;
+    let lock = StoreLock::acquire(&cfg.store, crate::fs::output::Writes::Store)?;
     let path = lock.store();
     let name = cfg.store.display().to_string();
     let mut store = Store::load(path).map_err(|source| PartError::Load {
@@ -221,7 +221,7 @@ pub fn add_found(cfg: &FoundConfig) -> Result<Added, PartError> {
     {
         record::offer_verified(&mut store, v, "listed");
     }
-    store.save(path)?;
+    store.save_locked(&lock)?;
     Ok(Added {
         question: q,
         given: given.len() as u64,

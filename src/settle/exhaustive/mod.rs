@@ -35,8 +35,9 @@ use std::time::{Duration, Instant};
 use crate::exhaust::campaign::run::{self, Ending, PartState, Progress as Figures, RunConfig};
 use crate::exhaust::campaign::shard::Shard;
 use crate::exhaust::{Order, Plan};
+use crate::fs::lock::StoreLock;
+use crate::fs::output::Writes;
 use crate::interrupt::Stop;
-use crate::lock::StoreLock;
 use crate::progress::{Pace, Progress};
 use crate::question::{Formula, Question};
 use crate::store::Store;
@@ -138,7 +139,7 @@ pub fn run_part(
     }
     // One writer per store: take the lock, then read the store again under it. The lock
     // resolves the store to its real file: load and save that one.
-    let lock = StoreLock::acquire(&cfg.store)?;
+    let lock = StoreLock::acquire(&cfg.store, Writes::Store)?;
     lock.note_removed(progress);
     let path = lock.store();
     let mut store = load(path)?;
@@ -172,7 +173,7 @@ pub fn run_part(
         ));
     }
     let start_done = state.done;
-    let (ending, last) = search(cfg, &plan, &mut store, path, &mut state, stop, progress)?;
+    let (ending, last) = search(cfg, &plan, &mut store, &lock, &mut state, stop, progress)?;
     let finished = ending == Ending::Finished;
     record(&mut store, &plan, q, shard, &state, finished);
     // The best magic found is offered to the store's table at every checkpoint and here,
@@ -193,7 +194,7 @@ pub fn run_part(
     {
         offer_verified(&mut store, v, "tightest");
     }
-    store.save(path)?;
+    store.save_locked(&lock)?;
     if finished && start_done == 0 && state.residue.is_some() {
         remember_run_here(&store, q, shard);
     }
@@ -305,7 +306,7 @@ fn search(
     cfg: &PartConfig,
     plan: &Plan,
     store: &mut Store,
-    path: &std::path::Path,
+    lock: &StoreLock,
     state: &mut PartState,
     stop: &Stop,
     progress: &mut dyn Progress,
@@ -345,7 +346,7 @@ fn search(
                 .tally
                 .best
                 .map_or(Ok(()), |b| offer(store, q, b, shard))
-                .and_then(|()| store.save(path).map_err(PartError::Checkpoint))
+                .and_then(|()| store.save_locked(lock).map_err(PartError::Checkpoint))
                 .err();
         }
     })

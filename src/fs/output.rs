@@ -1,9 +1,11 @@
 //! The one way magichunt writes a file: every command that writes one (`export`, `pack`,
 //! `prove --emit-cnf`, `merge --out`, a store's save, a pool, a certificate, a manual page,
 //! the cache of checked proofs) goes through [`write()`], which refuses to replace a file the
-//! command reads, a magichunt store, a packed table or a pool that the command was not asked
-//! to update, and otherwise replaces the file atomically ([`crate::atomic::write_atomic`]) at
-//! its real path: a symlink is followed, so the file it names is replaced and the link stays.
+//! command reads, a lock file, a magichunt store, a packed table or a pool that the command
+//! was not asked to update, and otherwise replaces the file atomically
+//! ([`super::replace::write_atomic`]) at its real path: a symlink is followed, so the file it
+//! names is replaced and the link stays. A writer holding a store's lock saves through the
+//! lock ([`super::lock::StoreLock::write`]), which checks it still holds it first.
 //!
 //! What a command may replace depends on what it writes ([`Writes`]):
 //!
@@ -14,10 +16,16 @@
 //! | a pool         | no      | no             | yes    | yes                                    |
 //! | anything else  | no      | no             | no     | yes                                    |
 //!
-//! and never a file the command reads ([`crate::input`] remembers each: stores, tables,
+//! and never a file the command reads ([`super::input`] remembers each: stores, tables,
 //! pools, certificates, the cache) unless it updates that very file: a store its save or
 //! `merge --out`, a packed table the `pack --from` it resumes, a pool its hunt or merge, a
-//! certificate `prove` writes again, the cache its own save.
+//! certificate `prove` writes again, the cache its own save. Nor a store's lock file: a file
+//! named `<name>.lock` beside a file `<name>`, or one holding what a lock file holds (a pid, or
+//! nothing), whoever holds it.
+//!
+//! An output named on the command line is resolved through symlinks (the file a link names
+//! is replaced, the link stays); a certificate, which magichunt keeps beside a store in its
+//! `proofs/`, is not: a link planted there is replaced by the certificate, never followed.
 //!
 //! Outputs are regular files: an existing output that is a FIFO, a device, a socket or a
 //! folder (`/dev/stdout` into a pipe, say) is refused in one line, never opened; where a
@@ -31,8 +39,9 @@ use std::path::{Path, PathBuf};
 
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::atomic::write_atomic;
-use crate::input::{self, Bounded, Kind, MAX_TABLE_BYTES};
+use super::input::{self, Bounded, Kind, MAX_TABLE_BYTES};
+use super::path::Stamp;
+use super::replace::{write_atomic, write_atomic_with, write_new as replace_new};
 
 /// What a command writes, which decides what it may replace.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,6 +85,21 @@ pub enum OutputError {
     /// also before it exists, and by device and inode).
     #[error("refusing to overwrite {0}: the command reads it (a store, a pool, a table or a certificate it uses); choose another output")]
     IsInput(PathBuf),
+    /// The output is a store's lock file.
+    #[error("refusing to overwrite {0}: it is the lock file of a store (the writer of the store holds it); choose another output")]
+    IsLock(PathBuf),
+    /// The writer no longer holds the lock of the store it saves (the lock file was removed
+    /// or replaced, or the store was written by another process): nothing is written.
+    #[error("this process no longer holds the store: {why}; nothing written, so another writer's work is kept (run the command again to go on from the store as it is now)")]
+    NotHeld {
+        /// The store.
+        path: PathBuf,
+        /// What changed.
+        why: String,
+    },
+    /// The file exists already (a file this command only creates, never replaces).
+    #[error("refusing to overwrite {0}: it exists already")]
+    Exists(PathBuf),
     /// The output is a magichunt store the command was not asked to update.
     #[error("refusing to overwrite {0}: it is a magichunt store (a table of entries, proofs or effort); choose another output")]
     IsStore(PathBuf),
@@ -126,7 +150,7 @@ const TABLE_LISTS: [&str; 5] = ["entries", "proofs", "effort", "exhaust", "sat"]
 
 /// Checks that `out` may be replaced by a `writes` output of a command that reads `inputs`
 /// (named for a [`Writes::Other`] output, such as the store a built-in table stands in for,
-/// which is never opened) and every file it opened through [`crate::input`], and returns the
+/// which is never opened) and every file it opened through [`super::input`], and returns the
 /// real path to write (symlinks followed).
 ///
 /// # Errors
@@ -148,7 +172,15 @@ pub fn check(out: &Path, writes: Writes, inputs: &[&Path]) -> Result<PathBuf, Ou
             })
         }
     }
-    let real = real_path(out);
+    // A certificate is a file magichunt keeps beside a store, in its `proofs/`: a link
+    // planted there is replaced by the file, never followed.
+    let real = match writes {
+        Writes::Certificate => beside(out),
+        _ => real_path(out),
+    };
+    if is_lock_file(&real) {
+        return Err(OutputError::IsLock(out.to_path_buf()));
+    }
     if (writes == Writes::Other && inputs.iter().any(|i| real_path(i) == real))
         || !input::read_as(&real)
             .into_iter()
@@ -165,6 +197,30 @@ pub fn check(out: &Path, writes: Writes, inputs: &[&Path]) -> Result<PathBuf, Ou
         (Existing::Pool, _) => Err(OutputError::IsPool(out.to_path_buf())),
         (Existing::Missing | Existing::Other, _) => Ok(real),
     }
+}
+
+/// Whether `real` is (or would be) a store's lock file: named `<name>.lock` beside a file
+/// `<name>`, or holding what a lock file holds (a pid, or nothing) under a name ending in
+/// `.lock`.
+fn is_lock_file(real: &Path) -> bool {
+    let Some(name) = real.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let Some(stem) = name.strip_suffix(".lock").filter(|s| !s.is_empty()) else {
+        return false;
+    };
+    if std::fs::symlink_metadata(real.with_file_name(stem)).is_ok() {
+        return true;
+    }
+    let Ok(file) = input::open_unremembered(real) else {
+        return false;
+    };
+    let mut text = Vec::new();
+    use std::io::Read as _;
+    file.take(super::path::LOCK_BYTES as u64 + 1)
+        .read_to_end(&mut text)
+        .is_ok()
+        && super::path::holds_a_pid(&text)
 }
 
 /// [`check`], then replaces the file atomically at its real path.
@@ -185,6 +241,51 @@ pub fn write(
     Ok(real)
 }
 
+/// [`check`], then writes `bytes` at the real path of `out`, which must not exist: a file
+/// created there meanwhile by another process is never replaced
+/// ([`super::replace::write_new`]).
+///
+/// # Errors
+/// [`OutputError::Exists`] when something is there by then; [`OutputError`] as [`write()`].
+pub fn write_new(out: &Path, bytes: &[u8], writes: Writes) -> Result<PathBuf, OutputError> {
+    let real = check(out, writes, &[])?;
+    replace_new(&real, bytes).map_err(|error| match error.kind() {
+        std::io::ErrorKind::AlreadyExists => OutputError::Exists(out.to_path_buf()),
+        _ => OutputError::Write {
+            path: out.to_path_buf(),
+            error,
+        },
+    })?;
+    Ok(real)
+}
+
+/// [`check`] of a store's real path, then [`write_atomic_with`] with `last` run just before
+/// the rename (the lock's own check): what [`super::lock::StoreLock::write`] calls. Returns the
+/// stamp of the file written.
+pub(super) fn write_locked(
+    real: &Path,
+    bytes: &[u8],
+    writes: Writes,
+    last: impl FnOnce() -> Result<(), OutputError>,
+) -> Result<Stamp, OutputError> {
+    let real = check(real, writes, &[])?;
+    let mut refused = None;
+    let result = write_atomic_with(
+        &real,
+        |f| std::io::Write::write_all(f, bytes),
+        || {
+            last().map_err(|e| {
+                refused = Some(e);
+                std::io::Error::other("refused")
+            })
+        },
+    );
+    if let Some(e) = refused {
+        return Err(e);
+    }
+    result.map_err(|error| OutputError::Write { path: real, error })
+}
+
 /// [`check`], then replaces the file atomically at its real path with what `fill` writes
 /// into the temporary file (a large certificate copied without holding it in memory).
 ///
@@ -197,7 +298,7 @@ pub fn write_with(
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> Result<PathBuf, OutputError> {
     let real = check(out, writes, inputs)?;
-    crate::atomic::write_atomic_with(&real, fill).map_err(|error| OutputError::Write {
+    write_atomic_with(&real, fill, || Ok(())).map_err(|error| OutputError::Write {
         path: out.to_path_buf(),
         error,
     })?;
@@ -205,7 +306,7 @@ pub fn write_with(
 }
 
 /// `p` with symlinks (dangling ones too) and `..` resolved, as the store lock resolves a
-/// store ([`crate::lock::real_path`]); `p` itself when its folder does not exist (nothing is
+/// store ([`super::real_path`]); `p` itself when its folder does not exist (nothing is
 /// created for a check).
 #[must_use]
 pub fn real_path(p: &Path) -> PathBuf {
@@ -214,9 +315,22 @@ pub fn real_path(p: &Path) -> PathBuf {
         _ => Path::new("."),
     };
     if folder.is_dir() {
-        crate::lock::real_path(p).unwrap_or_else(|_| p.to_path_buf())
+        super::path::real_path(p).unwrap_or_else(|_| p.to_path_buf())
     } else {
         p.to_path_buf()
+    }
+}
+
+/// `p` with its folder resolved (symlinks and `..`) but not its own name: a link at `p` is
+/// the file to replace, never followed.
+fn beside(p: &Path) -> PathBuf {
+    let folder = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
     }
 }
 
@@ -262,7 +376,7 @@ enum Seen {
     List { empty: bool },
     /// An object.
     Object,
-    /// A string: whether it is `packed`, whether `pool`.
+    /// A string: whether it is `packed` (or `indexed`), whether `pool`.
     Text { packed: bool, pool: bool },
     /// Anything else.
     Other,
@@ -332,7 +446,8 @@ impl<'de> de::Deserialize<'de> for Seen {
             }
             fn visit_str<E>(self, v: &str) -> Result<Seen, E> {
                 Ok(Seen::Text {
-                    packed: v == "packed",
+                    // Packed and indexed tables (`magichunt pack --layout indexed`) alike.
+                    packed: v == "packed" || v == "indexed",
                     pool: v == "pool",
                 })
             }
@@ -444,6 +559,8 @@ mod tests {
         assert_eq!(kind(packed), Existing::PackedTable);
         let published = json!({"version": 1, "packed_table": {"size": 1}, "entries": []});
         assert_eq!(kind(published), Existing::PackedTable);
+        let indexed = json!({"version": 1, "layout": "indexed", "entries": [{"piece": "rook"}]});
+        assert_eq!(kind(indexed), Existing::PackedTable);
         let packed_with_proofs = json!({"version": 1, "layout": "packed", "entries": [],
             "proofs": [{"bits": 4}]});
         assert_eq!(kind(packed_with_proofs), Existing::Store);

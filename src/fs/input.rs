@@ -6,15 +6,17 @@
 //! yield (a gzip bomb ends at the cap with an error, not in an exhausted memory).
 //!
 //! Every file opened here is remembered for the rest of the process with what it was read as
-//! ([`Kind`]): the output guard ([`crate::output`]) never lets a command replace a file it
+//! ([`Kind`]): the output guard ([`super::output`]) never lets a command replace a file it
 //! reads, except the one it updates (a store its save, a packed table `pack --from` resumes,
 //! a pool its hunt, a certificate `prove` writes again, the cache its own save).
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, BufRead, Read};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+pub use super::path::describe;
 
 /// The most a table file (a store, a packed or published table, a pool once unpacked) may
 /// hold: 256 MiB. The shipped store is 0.7 MB; a store with the residues of 4096 parts of one
@@ -32,7 +34,7 @@ pub const MAX_JSON_UNITS: u64 = 1 << 23;
 /// The most the cache of checks may hold (a larger one is ignored, and checks made again).
 pub const MAX_CACHE_BYTES: u64 = 64 << 20;
 
-/// What a file was read as: what may replace it ([`crate::output::Writes`]).
+/// What a file was read as: what may replace it ([`super::output::Writes`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     /// A results store (`--store`, the inputs of `merge`, an existing `merge --out`).
@@ -77,25 +79,6 @@ impl InputError {
     #[must_use]
     pub fn is_not_found(&self) -> bool {
         matches!(self, InputError::Io { error, .. } if error.kind() == io::ErrorKind::NotFound)
-    }
-}
-
-/// A few words for a file that is not a regular one.
-#[must_use]
-pub fn describe(meta: &Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a folder"
-    } else if t.is_fifo() {
-        "a FIFO (named pipe) or a pipe"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
     }
 }
 
