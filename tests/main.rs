@@ -12,6 +12,7 @@ mod anywhere;
 mod check_store;
 mod cli_verify;
 mod compare;
+mod count;
 mod doc_commands;
 mod docs;
 mod estimate;

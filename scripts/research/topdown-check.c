@@ -16,6 +16,7 @@
  *                                         # the counts of the pieces add up to the whole's)
  *   ./topdown-check rook b2 9 18 - < list # the tasks listed on stdin, one number a line
  *                                         # (check-store.py feeds it exhaust's blocks)
+ *   ./topdown-check --list bishop d8 5 3  # also one line "magic 0x..." per magic found
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ static int shift, bits;
 static uint64_t slot_att[4096];
 static unsigned char slot_used[4096], placed[4096];
 static uint64_t nodes, magics;
+static int list; /* --list: print each magic found */
 
 static uint64_t ray_walk(int sq, uint64_t blockers, int rook, int edges_only) {
     static const int rd[2][4][2] = {{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}},
@@ -87,8 +89,11 @@ static void node(uint64_t known, int t, int first) {
     if (alive) {
         while (first < n && placed[first])
             first++;
-        if (t == 0)
+        if (t == 0) {
             magics++;
+            if (list)
+                printf("magic 0x%016llx\n", (unsigned long long)known);
+        }
         else
             for (uint64_t v = 0; v < 2; v++)
                 node(known | v << (t - 1), t - 1, first);
@@ -100,8 +105,13 @@ static void node(uint64_t known, int t, int first) {
 }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        list = 1;
+        argv++;
+        argc--;
+    }
     if (argc < 5) {
-        fprintf(stderr, "usage: %s rook|bishop SQUARE BITS TASK_BITS [brute | FROM TO]\n",
+        fprintf(stderr, "usage: %s [--list] rook|bishop SQUARE BITS TASK_BITS [brute | - | FROM TO]\n",
                 argv[0]);
         return 2;
     }

@@ -21,6 +21,7 @@
  *   ./trim-check rook f2 9 24 0 65536      # tasks 0 to 65535 of 2^24
  *   ./trim-check rook f2 9 24 - < list     # the tasks listed on stdin (check-store.py)
  *   ./trim-check bishop d8 5 3 brute       # the whole period, and brute force beside it
+ *   ./trim-check --fold --list rook b1 10 18 - < list   # also "magic 0x..." per magic found
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,9 +48,28 @@ static ent *lists; /* the active unplaced subsets, one segment per node on the p
  * products run from X*lo - 1 to X*hi, the empty subset is not active, a trim that leaves one
  * compatible slot places the subset there, and a leaf checks m and P - m by the definition. */
 static int fold, period, task_bits_g;
+/* --list: one line "magic 0x..." per magic found (folded: m and P - m, each that is one). */
+static int list;
+/* The magics found, kept for brute force to compare with (at most `keep`). */
+static uint64_t *kept;
+static size_t nkept, keep;
+
+/* Counts magic m (a residue modulo the period) and, with --list, prints it. */
+static void found(uint64_t m) {
+    magics++;
+    if (list)
+        printf("magic 0x%016llx\n", (unsigned long long)m);
+    if (nkept < keep)
+        kept[nkept++] = m;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 /* m is a magic, by the definition (every subset, the empty one too). */
-static int magic_at(uint64_t m) {
+static int is_magic(uint64_t m) {
     static uint64_t a[4096];
     static unsigned char used[4096];
     int ok = 1;
@@ -62,6 +82,12 @@ static int magic_at(uint64_t m) {
     }
     memset(used, 0, sizeof used);
     return ok;
+}
+
+/* Counts (and lists) m if it is a magic, by the definition. */
+static void magic_at(uint64_t m) {
+    if (is_magic(m))
+        found(m);
 }
 
 static uint64_t ray_walk(int sq, uint64_t blockers, int rook, int edges_only) {
@@ -205,11 +231,11 @@ static void node(uint64_t known, int t, uint64_t lo, uint64_t hi, int from, int 
     if (alive) {
         if (t == 0 && fold) {
             uint64_t neg = ((1ULL << period) - known) & ((1ULL << period) - 1);
-            magics += (uint64_t)magic_at(known);
+            magic_at(known);
             if (neg != known)
-                magics += (uint64_t)magic_at(neg);
+                magic_at(neg);
         } else if (t == 0) {
-            magics++;
+            found(known);
         } else {
             while (t > 0 && (lo >> (t - 1)) == (hi >> (t - 1))) {
                 uint64_t half = 1ULL << (t - 1);
@@ -237,7 +263,7 @@ static void task(uint64_t j, int width) {
     if (fold) {
         uint64_t half_point = 1ULL << (period - 1);
         if (task_bits_g == 0) {
-            magics += (uint64_t)magic_at(half_point);
+            magic_at(half_point);
             node(0, width, 0, half_point - 1, 0, 0, 1, 0);
             return;
         }
@@ -245,7 +271,7 @@ static void task(uint64_t j, int width) {
         if (j >= half) {
             nodes++; /* the task's root, empty: its values are the negations of the lower half */
             if (j == half)
-                magics += (uint64_t)magic_at(half_point);
+                magic_at(half_point);
             return;
         }
         node(j << width, width, 0, width == 64 ? ~0ULL : (1ULL << width) - 1, 0, 0, 1, 0);
@@ -255,13 +281,16 @@ static void task(uint64_t j, int width) {
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "--fold") == 0) {
-        fold = 1;
+    while (argc > 1 && (strcmp(argv[1], "--fold") == 0 || strcmp(argv[1], "--list") == 0)) {
+        if (strcmp(argv[1], "--fold") == 0)
+            fold = 1;
+        else
+            list = 1;
         argv++;
         argc--;
     }
     if (argc < 5) {
-        fprintf(stderr, "usage: %s [--fold] rook|bishop SQUARE BITS TASK_BITS [brute | - | FROM TO]\n",
+        fprintf(stderr, "usage: %s [--fold] [--list] rook|bishop SQUARE BITS TASK_BITS [brute | - | FROM TO]\n",
                 argv[0]);
         return 2;
     }
@@ -341,6 +370,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "trim-check: after TASK_BITS, 'brute', '-' or a task range FROM TO\n");
         return 2;
     }
+    if (brute) {
+        keep = (size_t)1 << 24;
+        kept = malloc(keep * sizeof *kept);
+        if (!kept) {
+            fprintf(stderr, "trim-check: out of memory\n");
+            return 2;
+        }
+    }
     if (listed) {
         unsigned long long j;
         int got;
@@ -375,12 +412,20 @@ int main(int argc, char **argv) {
             fprintf(stderr, "trim-check: brute force only up to periods of 2^34\n");
             return 2;
         }
+        /* The same magics as the walk's, one by one. */
         uint64_t count = 0;
+        int same = nkept == magics;
+        qsort(kept, nkept, sizeof *kept, cmp_u64);
         for (uint64_t m = 0; m < 1ULL << period; m++)
-            count += (uint64_t)magic_at(m);
+            if (is_magic(m)) {
+                if (count >= nkept || kept[count] != m)
+                    same = 0;
+                count++;
+            }
+        int agree = count == magics && same;
         printf("brute force: %llu magics%s\n", (unsigned long long)count,
-               count == magics ? "" : "  MISMATCH");
-        return count == magics ? 0 : 1;
+               agree ? ", the walk's own" : "  MISMATCH");
+        return agree ? 0 : 1;
     }
     return 0;
 }

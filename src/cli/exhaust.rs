@@ -15,7 +15,7 @@ use crate::exhaust::Order;
 use crate::interrupt::{install, Stop};
 use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
-use crate::settle::exhaustive::{run_part, PartConfig, PartOutcome};
+use crate::settle::exhaustive::{add_found, run_part, FoundConfig, PartConfig, PartOutcome};
 use crate::square::Square;
 use crate::timefmt::parse_duration;
 
@@ -72,6 +72,13 @@ pub struct ExhaustArgs {
     /// questions are settled by `prove --formula black` (SAT).
     #[arg(long, default_value = "plain", value_parser = super::formula_arg)]
     formula: Formula,
+    /// Search nothing: add to the search's record the magics FILE lists (one a line, blank
+    /// and `#` lines skipped), found by another walk of the same search (as
+    /// `scripts/research/check-store.py` writes them), where its parts do not list them. Each
+    /// is verified; none may make a part list more magics than it counted. Then the tightest
+    /// magic of the search is offered to the store.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["time", "recheck", "task_bits", "order"])]
+    add_found: Option<PathBuf>,
 }
 
 pub(super) fn shard_arg(s: &str) -> Result<Shard, crate::error::ParseError> {
@@ -117,7 +124,21 @@ impl TryFrom<ExhaustArgs> for PartConfig {
 
 /// Runs `exhaust`: exit 0 when the part is done (or was), 1 when `--time` ran out first, 130
 /// after Ctrl-C (the checkpoint saved either way).
-pub(super) fn run(args: ExhaustArgs) -> anyhow::Result<Outcome> {
+pub(super) fn run(mut args: ExhaustArgs) -> anyhow::Result<Outcome> {
+    if let Some(file) = args.add_found.take() {
+        let cfg = FoundConfig {
+            question: Question::new(
+                Target::new(args.piece, args.square),
+                args.bits,
+                args.formula,
+            )?,
+            shards: args.shard.count,
+            store: crate::locate::writing(args.store.as_deref())?,
+            file,
+        };
+        print!("{}", add_found(&cfg)?.render_text());
+        return Ok(Outcome::Success);
+    }
     let cfg = PartConfig::try_from(args)?;
     let stop = Stop::new();
     install(&stop).context("cannot install the Ctrl-C handler")?;

@@ -579,6 +579,21 @@ impl<'p> Searcher<'p> {
     pub fn collected(&self) -> &[u64] {
         self.out.collect.as_deref().unwrap_or_default()
     }
+
+    /// The magics kept so far, in search order, handed over: the searcher goes on keeping
+    /// the next ones in an empty list (a part lists each task's magics as it credits it).
+    pub fn take_collected(&mut self) -> Vec<u64> {
+        self.out
+            .collect
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Stops keeping magics (the tally is the same either way).
+    pub fn stop_collecting(&mut self) {
+        self.out.collect = None;
+    }
 }
 
 fn low_mask(bits: u32) -> u64 {

@@ -640,3 +640,101 @@ fn subsets(mask: u64) -> impl Iterator<Item = u64> {
         Some(o)
     })
 }
+
+/// A part's list (the run loop's, through the collect hook) holds exactly brute force's magics
+/// of the period, with the count, on the low-rook shapes and shifted bishop masks, in the
+/// folded, trimmed and low orders, in one part and in three; the parts' bests hold the
+/// smallest highest index of all.
+#[test]
+fn the_parts_list_the_magics_brute_force_finds() {
+    use campaign::found::{Listing, MAX_LISTED};
+    use campaign::run::{run_part, PartState, RunConfig};
+    use campaign::shard::Shard;
+    let cfg = RunConfig {
+        threads: 2,
+        time_limit: None,
+        report: std::time::Duration::from_secs(1),
+        until: None,
+        node_limit: None,
+    };
+    let shapes = LOW_ROOK_SHAPES
+        .iter()
+        .map(|&(sq, k)| (format!("rook {sq} shape"), low_rook_shape(sq, k)))
+        .chain([("d8", 11), ("e8", 10), ("c8", 12)].map(|(sq, up)| {
+            let t = target(Piece::Bishop, sq);
+            (format!("bishop {sq} up {up}"), shifted(t, up))
+        }));
+    let (mut zero, mut nonzero) = (0, 0);
+    for (name, (mask, pairs)) in shapes {
+        assert!(64 - mask.trailing_zeros() <= 22, "{name}: period too long");
+        for bits in 2..=mask.count_ones().min(7) {
+            let want = brute_force(mask, &pairs, bits);
+            let top = |m: u64| {
+                pairs
+                    .iter()
+                    .map(|p| crate::magic::index(p.0, mask, m, bits) as u32)
+                    .max()
+                    .unwrap()
+            };
+            for (order, task_bits) in [
+                (Order::Fold, 0),
+                (Order::Fold, 9),
+                (Order::Trim, 3),
+                (Order::Low, 5),
+            ] {
+                let plan = Plan::from_pairs(mask, &pairs, bits)
+                    .with_task_bits(task_bits)
+                    .with_order(order);
+                for shards in [1, 3] {
+                    let (mut got, mut total) = (Vec::new(), Tally::default());
+                    for index in 1..=shards {
+                        let shard = Shard {
+                            index,
+                            count: shards,
+                        };
+                        let mut st = PartState {
+                            found: Some(Listing::default()),
+                            ..PartState::default()
+                        };
+                        run_part(
+                            &plan,
+                            shard,
+                            &mut st,
+                            &cfg,
+                            &crate::interrupt::Stop::new(),
+                            |_, _| {},
+                        )
+                        .unwrap();
+                        let listed = st.found.unwrap().magics;
+                        // A part lists its magics up to the bound, then only counts them.
+                        let most = st.tally.magics.min(MAX_LISTED as u64);
+                        assert_eq!(listed.len() as u64, most, "{name}, {bits} bits, {order}");
+                        total.add(&st.tally);
+                        got.extend(listed);
+                    }
+                    got.sort_unstable();
+                    let what = format!(
+                        "{name}, {bits} bits, {order}, {task_bits} task bits, {shards} parts"
+                    );
+                    if got.len() < want.len() {
+                        assert!(got.iter().all(|m| want.binary_search(m).is_ok()), "{what}");
+                    } else {
+                        assert_eq!(got, want, "{what}");
+                    }
+                    assert_eq!(total.magics, want.len() as u64, "{what}");
+                    assert_eq!(
+                        total.best.map(|b| b.max_index),
+                        want.iter().map(|&m| top(m)).min(),
+                        "{what}"
+                    );
+                }
+            }
+            if want.is_empty() {
+                zero += 1;
+            } else {
+                nonzero += 1;
+            }
+        }
+    }
+    assert!(zero > 0 && nonzero > 0, "zero {zero} nonzero {nonzero}");
+}

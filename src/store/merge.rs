@@ -122,9 +122,13 @@ impl Store {
                 }
                 Some(old) if rank(&part) > rank(old) => {
                     keep_extras(&mut part.extra, std::mem::take(&mut old.extra));
+                    carry_lists(&mut part, old);
                     *old = part;
                 }
-                Some(old) => keep_extras(&mut old.extra, part.extra),
+                Some(old) => {
+                    carry_lists(old, &part);
+                    keep_extras(&mut old.extra, part.extra);
+                }
             }
         }
         Ok(())
@@ -169,6 +173,20 @@ fn disagree(a: &PartWire, b: &PartWire) -> bool {
                 || (a.nodes, a.magics) != (b.nodes, b.magics)
         }
         _ => false,
+    }
+}
+
+/// Of two copies of one finished part with the same results, the kept one takes the other's
+/// lists of magics (its own and those supplied, together: each copy's are consistent) when
+/// they name more magics: a list supplied to one copy after the search is not lost.
+fn carry_lists(kept: &mut PartWire, other: &PartWire) {
+    let same = kept.done && other.done && (kept.nodes, kept.magics) == (other.nodes, other.magics);
+    let named = |p: &PartWire| {
+        crate::exhaust::campaign::found::listed(p.found.as_ref(), p.supplied.as_ref()).len()
+    };
+    if same && named(other) > named(kept) {
+        kept.found.clone_from(&other.found);
+        kept.supplied.clone_from(&other.supplied);
     }
 }
 

@@ -29,6 +29,31 @@ fn better_replaces_worse_never_the_reverse() {
     assert_eq!(s.best(a8).unwrap().bits, 11);
 }
 
+/// Of two magics with one span, the one that uses fewer slots is kept, whichever is offered
+/// first and whatever their values: the tightest, as a finished exhaustive search picks it.
+#[test]
+fn of_two_magics_with_one_span_the_one_with_fewer_slots_wins() {
+    let d8 = target(Piece::Bishop, "d8");
+    let plan = crate::exhaust::Plan::new(d8, 5);
+    let all: Vec<Entry> = crate::exhaust::all_magics(&plan)
+        .into_iter()
+        .map(|m| entry(d8, 5, m))
+        .collect();
+    // A pair with one span where the larger magic uses fewer slots.
+    let (a, b) = all
+        .iter()
+        .flat_map(|a| all.iter().map(move |b| (a, b)))
+        .find(|(a, b)| a.span() == b.span() && a.magic < b.magic && b.used_slots < a.used_slots)
+        .expect("bishop d8 at 5 has such a pair");
+    for (first, second) in [(a, b), (b, a)] {
+        let mut s = Store::new();
+        s.offer(first.clone());
+        s.offer(second.clone());
+        assert_eq!(s.best(d8).unwrap().magic, b.magic);
+    }
+    assert!(b.rank() < a.rank());
+}
+
 #[test]
 fn save_load_round_trip_keeps_everything() {
     let dir = tempfile::tempdir().unwrap();
@@ -106,6 +131,8 @@ fn bare_part(shard: u32, done: bool) -> PartWire {
         seconds: 0.1,
         best: None,
         residue: None,
+        found: None,
+        supplied: None,
         extra: BTreeMap::new(),
     }
 }

@@ -107,6 +107,8 @@ pub struct Entry {
     pub max_index: u32,
     /// Lowest slot used, from verify (0 for a plain magic).
     pub min_index: u32,
+    /// Distinct slots written, from verify (never stored: verify gives it on every load).
+    pub used_slots: u32,
     /// When it was found (RFC 3339), if known.
     pub found_at: Option<String>,
     /// How it was found, if known.
@@ -132,6 +134,7 @@ impl Entry {
             magic: v.magic,
             max_index: v.max_index,
             min_index: v.min_index,
+            used_slots: v.used_slots,
             found_at,
             method,
             method_extra: BTreeMap::new(),
@@ -141,11 +144,12 @@ impl Entry {
 
     /// The ordering key of quality: fewer bits first (the `2^bits` table and the engine's
     /// shift), then a smaller tight table ([`Entry::span`]: `max_index + 1` for a plain
-    /// magic), then a smaller magic (only so that ties break the same way everywhere).
+    /// magic), then fewer slots used (more room for other squares' slots in a packed
+    /// layout), then a smaller magic (only so that ties break the same way everywhere).
     /// Smaller is better. Entries of different formulas are never ranked against each other.
     #[must_use]
-    pub fn rank(&self) -> (u32, u32, u64) {
-        (self.bits, self.span(), self.magic)
+    pub fn rank(&self) -> (u32, u32, u32, u64) {
+        (self.bits, self.span(), self.used_slots, self.magic)
     }
 
     /// Entries of the magic's tight table: `max_index - min_index + 1`.

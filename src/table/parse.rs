@@ -11,7 +11,7 @@ use super::wire::{EffortWire, EntryWire, ExhaustWire, MethodRecord, ProofWire};
 use super::{check_count, check_seconds, Claim, Effort, Entry, Exhaust, Proof};
 use crate::attacks::Occupancies;
 use crate::error::TableError;
-use crate::exhaust::campaign::residue;
+use crate::exhaust::campaign::{found, residue};
 use crate::magic::{self, format_magic, parse_magic};
 use crate::piece::{Piece, Target};
 use crate::question::{Formula, Question};
@@ -287,6 +287,21 @@ impl Ctx<'_> {
                 magic::verify(target, bits, m)
                     .map_err(|_| format!("part {} best {best} fails verification", p.shard))?;
             }
+            let shard = crate::exhaust::campaign::shard::Shard {
+                index: p.shard,
+                count: w.shards,
+            };
+            found::check_lists(
+                target,
+                bits,
+                order,
+                w.task_bits,
+                shard,
+                p.magics,
+                p.found.as_ref(),
+                p.supplied.as_ref(),
+            )
+            .map_err(part)?;
             if parts.insert(p.shard, p).is_some() {
                 return Err("a part is listed twice".into());
             }

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::exhaust::campaign::found::{FoundWire, SuppliedWire};
 pub use crate::exhaust::campaign::residue::ResidueWire;
 
 /// A whole table file: results store, published table or JSON export.
@@ -228,6 +229,13 @@ pub struct PartWire {
     /// The part's evidence (see `exhaust::campaign::residue`); absent in parts written before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub residue: Option<ResidueWire>,
+    /// The magics the part listed as it found them (see `exhaust::campaign::found`); absent
+    /// in parts written before lists, and in a part that lists from its start and found none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found: Option<FoundWire>,
+    /// Magics of the part its list lacks, given by another walk of the search, each verified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supplied: Option<SuppliedWire>,
     /// Other fields, kept.
     #[serde(flatten)]
     pub extra: BTreeMap<String, Value>,

@@ -4,6 +4,7 @@
 //! - [`shard`]: part `K` of `M` of the space, and the cursor that resumes it;
 //! - [`residue`]: the evidence a part keeps (a sum per block of its tasks) so that an audit
 //!   can re-run a sample of it;
+//! - [`found`]: the magics a part lists beside its count (and those another walk supplies);
 //! - [`run`]: worker threads searching one part's tasks, credited in order;
 //! - [`estimate`]: the cost of a search projected from a random sample of its tasks, and
 //!   [`projection`], what `bench --estimate` reports of it;
@@ -15,6 +16,7 @@
 
 pub mod bench;
 pub mod estimate;
+pub mod found;
 pub mod projection;
 pub mod residue;
 pub mod run;

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::found::Listing;
 use super::residue::{Residue, TaskResult};
 use super::shard::Shard;
 use crate::exhaust::{Plan, Searcher, Tally};
@@ -23,6 +24,8 @@ pub struct PartState {
     /// The residue of the tasks searched, when the part keeps one (a part begun by a build
     /// without residues has none, and cannot start one halfway).
     pub residue: Option<Residue>,
+    /// The magics found, listed as their tasks are credited, when the part keeps a list.
+    pub found: Option<Listing>,
 }
 
 /// How a run of a part ended.
@@ -93,6 +96,8 @@ struct Chunk {
     tally: Tally,
     /// Each completely searched task's own tally, in order, for the residue.
     results: Vec<TaskResult>,
+    /// The magics of the completely searched tasks, in order, while the part lists them.
+    magics: Vec<u64>,
 }
 
 /// Searches the tasks of `shard` from `state.done` on, updating `state` as tasks finish in
@@ -124,10 +129,12 @@ pub fn run_part(
     let next = AtomicU64::new(state.done.min(end));
     let seen = AtomicU64::new(0);
     let overran = AtomicBool::new(false);
+    // Whether the workers keep the magics they find: while the part's list has room.
+    let listing = AtomicBool::new(state.found.as_ref().is_some_and(|l| !l.full()));
     let mut tasks_run = 0;
     let (tx, rx) = mpsc::channel::<Chunk>();
     let worker = |tx: mpsc::Sender<Chunk>| {
-        let (halt, next, seen, overran) = (&halt, &next, &seen, &overran);
+        let (halt, next, seen, overran, listing) = (&halt, &next, &seen, &overran, &listing);
         move || {
             let mut searcher = Searcher::new(plan);
             let mut size = 1u64;
@@ -138,12 +145,19 @@ pub fn run_part(
                 }
                 let chunk_len = size.min(end - first);
                 let t0 = Instant::now();
+                let keep = listing.load(Ordering::Relaxed);
+                if keep {
+                    searcher.collect_magics();
+                } else {
+                    searcher.stop_collecting();
+                }
                 let mut chunk = Chunk {
                     start: first,
                     len: chunk_len,
                     done: 0,
                     tally: Tally::default(),
                     results: Vec::with_capacity(usize::try_from(chunk_len).unwrap_or(0)),
+                    magics: Vec::new(),
                 };
                 // Nodes reach the shared count at a chunk's end, or after every task under a
                 // node limit, so that a re-run halts (the other workers with it, mid-task)
@@ -174,8 +188,13 @@ pub fn run_part(
                             chunk.tally.add(&t);
                             chunk.done += 1;
                             chunk.results.push(TaskResult { task, tally: t });
+                            if keep {
+                                chunk.magics.append(&mut searcher.take_collected());
+                            }
                         }
                         Err(cut) => {
+                            // A task cut short lists nothing: it is searched again.
+                            searcher.take_collected();
                             nodes += cut.nodes;
                             break;
                         }
@@ -233,6 +252,14 @@ pub fn run_part(
                         r.push(j, x);
                     }
                 }
+                if let Some(l) = state.found.as_mut() {
+                    for &m in &c.magics {
+                        l.add(m);
+                    }
+                    if l.full() {
+                        listing.store(false, Ordering::Relaxed);
+                    }
+                }
                 state.done += c.done;
                 tasks_run += c.done;
                 blocked = c.done < c.len;
@@ -277,6 +304,7 @@ pub fn run_part(
 
 #[cfg(test)]
 mod tests {
+    use super::super::found::MAX_LISTED;
     use super::super::residue::Search;
     use super::*;
     use crate::{Piece, Square, Target};
@@ -295,6 +323,7 @@ mod tests {
         };
         let fresh = || PartState {
             residue: Some(Residue::new(Search::of(t, &plan, shard), plan.tasks())),
+            found: Some(Listing::default()),
             ..PartState::default()
         };
         let mut whole = fresh();
@@ -302,6 +331,19 @@ mod tests {
         assert_eq!(end, Ending::Finished);
         assert_eq!(whole.done, shard.len(plan.tasks()));
         assert!(whole.tally.magics > 0);
+        // The list holds the part's first magics in search order, as many as it keeps.
+        let listed = &whole.found.as_ref().unwrap().magics;
+        let mut s = Searcher::new(&plan);
+        s.collect_magics();
+        let mut want = Vec::new();
+        for j in 0..shard.len(plan.tasks()) {
+            s.run_task(shard.task_at(j, plan.tasks()), &AtomicBool::new(false))
+                .unwrap();
+            want.append(&mut s.take_collected());
+        }
+        assert_eq!(want.len() as u64, whole.tally.magics);
+        assert!(want.len() > MAX_LISTED, "the bound is tested");
+        assert_eq!(listed[..], want[..MAX_LISTED]);
 
         let residue = whole.residue.clone().unwrap();
         residue.check_finished(&plan, whole.tally.nodes).unwrap();
@@ -326,6 +368,7 @@ mod tests {
             state.residue, whole.residue,
             "a resumed part has the same residue"
         );
+        assert_eq!(state.found, whole.found, "and the same list");
     }
 
     #[test]

@@ -25,6 +25,7 @@
 //! ```
 
 mod error;
+mod found;
 mod outcome;
 mod record;
 
@@ -43,8 +44,9 @@ use crate::store::Store;
 use crate::timefmt::format_duration;
 
 pub use error::PartError;
+pub use found::{add_found, tightest, Added, FoundConfig};
 pub use outcome::{PartOutcome, PartRun, Whole};
-use record::{offer, record, remember_run_here, resume, whole};
+use record::{offer, offer_verified, record, remember_run_here, resume, whole};
 
 /// Checkpoints are at most this far apart.
 pub const CHECKPOINT: Duration = Duration::from_secs(30);
@@ -154,7 +156,11 @@ pub fn run_part(
             // Search the part again from its start; the record is replaced when done.
             part = None;
         } else {
-            return Ok(PartOutcome::Done { question: q, shard });
+            return Ok(PartOutcome::Done {
+                question: q,
+                shard,
+                whole: x.complete().then(|| record::whole_of(x)),
+            });
         }
         if stop.signalled() {
             return Ok(PartOutcome::Interrupted { question: q, shard });
@@ -177,6 +183,16 @@ pub fn run_part(
     }
     if finished {
         store.settle_exhaust(&name)?;
+    }
+    // Once every part is done, the tightest magic the search knows (the smallest highest
+    // index, then the fewest slots) is offered too: the parts' bests only break ties by the
+    // magic.
+    let whole = finished.then(|| whole(&store, q, shard));
+    if let Some(Whole::Exists {
+        tightest: Some(v), ..
+    }) = &whole
+    {
+        offer_verified(&mut store, v, "tightest");
     }
     store.save_locked(&lock)?;
     if finished && start_done == 0 && state.residue.is_some() {
@@ -208,7 +224,7 @@ pub fn run_part(
         tally: state.tally,
         seconds: state.seconds,
         threads: cfg.threads,
-        whole: finished.then(|| whole(&store, q, shard)),
+        whole,
     }))
 }
 

@@ -2,7 +2,7 @@
 
 use crate::exhaust::campaign::run::Ending;
 use crate::exhaust::campaign::shard::Shard;
-use crate::exhaust::Tally;
+use crate::exhaust::{Order, Tally};
 use crate::magic::{format_magic, Verified};
 use crate::question::Question;
 use crate::timefmt::{format_duration, secs};
@@ -25,6 +25,8 @@ pub enum PartOutcome {
         question: Question,
         /// The part.
         shard: Shard,
+        /// What the whole search says, when every part is done.
+        whole: Option<Whole>,
     },
     /// Ctrl-C came while a part recorded done was checked: nothing run, nothing said.
     Interrupted {
@@ -76,11 +78,72 @@ pub enum Whole {
     NoneExists,
     /// Every part is done: magics exist.
     Exists {
-        /// Magics in the period.
+        /// Magics in the period: residues modulo `2^period_bits`, each counted once (folded,
+        /// a value and its negation are each tested by the definition and each counted).
         magics: u64,
-        /// The tightest magic found (smallest highest index), verified.
+        /// Of them, the ones the parts list (their own lists and those supplied).
+        listed: u64,
+        /// The tightest magic known (the smallest highest index, then the fewest slots used,
+        /// then the smallest magic) among the listed ones and each part's best, verified.
         tightest: Option<Verified>,
+        /// `log2` of the period.
+        period_bits: u32,
+        /// The order searched.
+        order: Order,
     },
+}
+
+impl Whole {
+    /// The line `magichunt exhaust` prints of a finished search (parts still to do: empty).
+    #[must_use]
+    pub fn render(&self, q: Question) -> String {
+        let (target, bits) = (q.target, q.bits);
+        match self {
+            Whole::Parts { .. } => String::new(),
+            Whole::NoneExists => format!("{target} at {bits} bits: none exists (proof recorded)\n"),
+            Whole::Exists {
+                magics,
+                listed,
+                tightest,
+                period_bits,
+                order,
+            } => {
+                let each = match 64 - period_bits {
+                    e @ 0..=10 => (1u32 << e).to_string(),
+                    e => format!("2^{e}"),
+                };
+                let fold = if *order == Order::Fold {
+                    "; folded: each value of the half period and its negation tested by the definition, each counted"
+                } else {
+                    ""
+                };
+                let mut out = format!(
+                    "{target} at {bits} bits: exists: {magics} magics in the period (residues modulo 2^{period_bits}, each standing for {each} 64-bit magics{fold})"
+                );
+                if listed == magics {
+                    out += &format!("; all {magics} listed");
+                } else {
+                    out += &format!(
+                        "; {listed} of {magics} listed (`exhaust --add-found FILE` supplies the others)"
+                    );
+                }
+                if let Some(v) = tightest {
+                    out += &format!(
+                        "; tightest: highest index {}, {} slots used ({})",
+                        v.max_index,
+                        v.used_slots,
+                        format_magic(v.magic)
+                    );
+                    if listed != magics {
+                        out += &format!(
+                            " (the highest index the smallest of all {magics}, the slots the fewest of the {listed} listed with it)"
+                        );
+                    }
+                }
+                out + "\n"
+            }
+        }
+    }
 }
 
 impl PartOutcome {
@@ -96,9 +159,15 @@ impl PartOutcome {
                 "{} at {} bits is already proven in {store}: no magic with {proven} bits or fewer exists (--recheck searches again)\n",
                 q.target, q.bits
             ),
-            PartOutcome::Done { question: q, shard } => format!(
-                "part {shard} of {} at {} bits is already done\n",
-                q.target, q.bits
+            PartOutcome::Done {
+                question: q,
+                shard,
+                whole,
+            } => format!(
+                "part {shard} of {} at {} bits is already done\n{}",
+                q.target,
+                q.bits,
+                whole.as_ref().map_or_else(String::new, |w| w.render(*q))
             ),
             PartOutcome::Interrupted { .. } => String::new(),
             PartOutcome::Ran(run) => run.render_text(),
@@ -126,19 +195,7 @@ impl PartRun {
                     done.len()
                 );
             }
-            Some(Whole::NoneExists) => {
-                return format!("{target} at {bits} bits: none exists (proof recorded)\n")
-            }
-            Some(Whole::Exists { magics, tightest }) => {
-                return match tightest {
-                    Some(v) => format!(
-                        "{target} at {bits} bits: exists: {magics} magics in the period, tightest highest index {} ({})\n",
-                        v.max_index,
-                        format_magic(v.magic)
-                    ),
-                    None => format!("{target} at {bits} bits: exists: {magics} magics in the period\n"),
-                }
-            }
+            Some(w @ (Whole::NoneExists | Whole::Exists { .. })) => return w.render(q),
             None => {}
         }
         let fraction = if self.len == 0 {

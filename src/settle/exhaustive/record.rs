@@ -2,15 +2,16 @@
 //! the end, its best magic offered (verified first), and what the whole search says once a
 //! part is done.
 
+use crate::exhaust::campaign::found::Listing;
 use crate::exhaust::campaign::residue::{Residue, Search};
 use crate::exhaust::campaign::run::PartState;
 use crate::exhaust::campaign::shard::{Cursor, Shard};
 use crate::exhaust::{Best, Plan, Tally};
-use crate::magic::{self, format_magic, parse_magic};
+use crate::magic::{self, format_magic, parse_magic, Verified};
 use crate::question::Question;
 use crate::store::Store;
-use crate::table::wire::{MethodWire, PartWire};
-use crate::table::Entry;
+use crate::table::wire::{MethodWire, PartWire, SuppliedWire};
+use crate::table::{Entry, Exhaust};
 use crate::timefmt::now_rfc3339;
 
 use super::error::PartError;
@@ -27,6 +28,7 @@ pub(super) fn resume(
     let fresh = |seconds| PartState {
         seconds,
         residue: Some(Residue::new(search, plan.tasks())),
+        found: Some(Listing::default()),
         ..PartState::default()
     };
     let Some(p) = part else {
@@ -73,6 +75,14 @@ pub(super) fn resume(
         }
         None => None,
     };
+    // The list goes on where it stopped; a part begun before lists, or resumed in between
+    // by a build without them (its list then lacks magics it counted), lists from here on.
+    let listed = Listing::from_wire(p.found.as_ref(), done, p.magics);
+    let found = if listed.full() || listed.whole_since_from(p.magics) {
+        listed
+    } else {
+        Listing::starting(done, p.magics)
+    };
     Ok(PartState {
         done,
         tally: Tally {
@@ -82,6 +92,7 @@ pub(super) fn resume(
         },
         seconds: p.seconds,
         residue,
+        found: Some(found),
     })
 }
 
@@ -97,11 +108,12 @@ pub(super) fn record(
     let (bits, task_bits) = (plan.bits(), plan.task_bits());
     let x = store.exhaust_mut(q.target, bits, shard.count, task_bits, plan.order());
     // Fields of the part this build does not know stay.
-    let extra = x
-        .parts
-        .get(&shard.index)
-        .map(|p| p.extra.clone())
-        .unwrap_or_default();
+    let old = x.parts.get(&shard.index);
+    let extra = old.map(|p| p.extra.clone()).unwrap_or_default();
+    let found = st.found.as_ref();
+    let supplied = old
+        .and_then(|p| p.supplied.clone())
+        .and_then(|s| keep_supplied(s, found, st.tally.magics));
     x.parts.insert(
         shard.index,
         PartWire {
@@ -119,9 +131,29 @@ pub(super) fn record(
             seconds: (st.seconds * 1000.0).round() / 1000.0,
             best: st.tally.best.map(|b| format_magic(b.magic)),
             residue: st.residue.as_ref().map(Residue::to_wire),
+            found: found.and_then(Listing::to_wire),
+            supplied,
             extra,
         },
     );
+}
+
+/// The magics supplied to a part that its list (as it now stands, with `magics` counted)
+/// still lacks: none once the list holds every magic from the part's start, and none when
+/// they no longer fit its count (the part was searched again from its start).
+fn keep_supplied(
+    mut s: SuppliedWire,
+    found: Option<&Listing>,
+    magics: u64,
+) -> Option<SuppliedWire> {
+    let listing = found?;
+    if listing.from == 0 && !listing.full() {
+        return None;
+    }
+    s.magics
+        .retain(|text| parse_magic(text).is_ok_and(|m| !listing.magics.contains(&m)));
+    let fits = (listing.magics.len() + s.magics.len()) as u64 <= magics;
+    (fits && !s.magics.is_empty()).then_some(s)
 }
 
 /// Offers the part's best magic to the store, verified first, naming this run as its finder.
@@ -136,17 +168,55 @@ pub(super) fn offer(
         magic: format_magic(b.magic),
         index: c.index,
     })?;
+    offer_verified(store, &v, &format!("{}of{}", shard.index, shard.count));
+    Ok(())
+}
+
+/// Offers a magic of the search that the one verify accepted, the run named
+/// `<time>-exhaust-<what>`.
+pub(super) fn offer_verified(store: &mut Store, v: &Verified, what: &str) {
     let method = MethodWire {
         family: "exhaustive".into(),
         seed: None,
-        run: Some(format!(
-            "{}-exhaust-{}of{}",
-            now_rfc3339(),
-            shard.index,
-            shard.count
-        )),
+        run: Some(format!("{}-exhaust-{what}", now_rfc3339())),
     };
-    store.offer(Entry::from_verified(&v, Some(now_rfc3339()), Some(method)));
+    store.offer(Entry::from_verified(v, Some(now_rfc3339()), Some(method)));
+}
+
+/// Adds `magics` (verified, not listed by part `shard` yet) to the part's supplied ones, their
+/// source named `by` (joined to an earlier source's name).
+///
+/// # Errors
+/// A message when the names of the sources together are longer than a store keeps.
+pub(super) fn supply(
+    store: &mut Store,
+    q: Question,
+    shard: Shard,
+    by: &str,
+    magics: &[u64],
+) -> Result<(), String> {
+    let Some(x) = store.exhaust(q.target, q.bits, shard.count) else {
+        return Err(format!("no search of {} at {} bits", q.target, q.bits));
+    };
+    let x = store.exhaust_mut(q.target, q.bits, shard.count, x.task_bits, x.order);
+    let Some(part) = x.parts.get_mut(&shard.index) else {
+        return Err(format!("part {shard} is not begun"));
+    };
+    let s = part.supplied.get_or_insert_with(|| SuppliedWire {
+        by: by.to_string(),
+        magics: Vec::new(),
+        extra: std::collections::BTreeMap::new(),
+    });
+    if s.by != by && !s.by.split("; ").any(|b| b == by) {
+        s.by = format!("{}; {by}", s.by);
+    }
+    if s.by.len() > 300 || s.by.chars().any(char::is_control) {
+        return Err(format!(
+            "the sources' names ({}) are more than a store keeps in one line of 300 bytes",
+            s.by
+        ));
+    }
+    s.magics.extend(magics.iter().map(|&m| format_magic(m)));
     Ok(())
 }
 
@@ -172,6 +242,11 @@ pub(super) fn whole(store: &Store, q: Question, shard: Shard) -> Whole {
             count: shard.count,
         };
     };
+    whole_of(x)
+}
+
+/// What the search `x` says: the parts done so far, none exists, or its magics.
+pub(super) fn whole_of(x: &Exhaust) -> Whole {
     if !x.complete() {
         return Whole::Parts {
             done: x
@@ -180,19 +255,11 @@ pub(super) fn whole(store: &Store, q: Question, shard: Shard) -> Whole {
                 .filter(|p| p.done)
                 .map(|p| p.shard)
                 .collect(),
-            count: shard.count,
+            count: x.shards,
         };
     }
-    let magics = x.magics();
-    if magics == 0 {
+    if x.magics() == 0 {
         return Whole::NoneExists;
     }
-    let tightest = x
-        .parts
-        .values()
-        .filter_map(|p| p.best.as_deref())
-        .filter_map(|b| parse_magic(b).ok())
-        .filter_map(|m| magic::verify(q.target, q.bits, m).ok())
-        .min_by_key(|v| (v.max_index, v.magic));
-    Whole::Exists { magics, tightest }
+    super::found::exists(x)
 }
