@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{
-    black_packed, check_run_tables, compile, export_with, langs, layout, link, our_packed,
-    reference_data, render_tables, run_ok, tables, Lang, STRICT,
+    black_packed, check_run_tables, compile, export_with, langs, layout, link, our_indexed,
+    our_packed, reference_data, render_tables, run_ok, tables, Lang, STRICT,
 };
 use magichunt::export::{Format, Layout, Options, Prefix, Tables};
 use magichunt::question::Formula;
@@ -240,6 +240,12 @@ fn our_smallest_packed_table() {
     let t = our_packed();
     assert!(t.total() < 80_000, "{} entries", t.total());
     three_units(t);
+}
+
+#[test]
+fn one_byte_ids_indexed_from_the_fixture_and_our_shipped_table() {
+    three_units(tables(Layout::Indexed, Formula::Plain));
+    three_units(our_indexed());
 }
 
 #[test]

@@ -14,9 +14,9 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    black_packed, check_golden, check_run_tables, magichunt, our_packed, reference_data,
-    render_tables, run_ok, rustc_bin, rustc_lib, tables, tool, BLACK_PACKED, FIXTURE,
-    FIXTURE_BLACK,
+    black_packed, check_golden, check_run_tables, magichunt, our_indexed, our_packed,
+    reference_data, render_tables, run_ok, rustc_bin, rustc_lib, tables, tool, BLACK_PACKED,
+    FIXTURE, FIXTURE_BLACK,
 };
 use magichunt::export::{Format, Layout, Options, Prefix, Tables};
 use magichunt::layout::PackedTable;
@@ -63,6 +63,65 @@ fn golden_packed_and_black() {
         &render_tables(Format::C, black_packed(), &lookup()),
         HINT,
     );
+}
+
+/// `text` with each run of data lines (numbers and commas only, or longer than 200
+/// characters: the ids and lists of an indexed export) replaced by one line that names how
+/// many lines it held and their SHA-256, so a golden file of an indexed export shows all of
+/// its code and still changes when one byte of its data does.
+fn data_elided(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let is_data = |l: &str| {
+        let t = l.trim();
+        l.len() > 200
+            || t.starts_with("\\x")
+            || (t.starts_with(|c: char| c.is_ascii_digit())
+                && t.chars()
+                    .all(|c| c.is_ascii_hexdigit() || ", x".contains(c)))
+    };
+    let mut out = String::new();
+    let mut run: Vec<&str> = Vec::new();
+    let flush = |run: &mut Vec<&str>, out: &mut String| {
+        if !run.is_empty() {
+            let mut h = Sha256::new();
+            for l in run.iter() {
+                h.update(l.as_bytes());
+                h.update(b"\n");
+            }
+            let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+            out.push_str(&format!("<{} lines of data, sha256 {hex}>\n", run.len()));
+            run.clear();
+        }
+    };
+    // A Rust byte string (`*b"\` up to `";`) is data through and through.
+    let mut in_bytes = false;
+    for l in text.lines() {
+        if in_bytes && l.trim_start().starts_with('"') {
+            in_bytes = false;
+        }
+        if in_bytes || is_data(l) {
+            run.push(l);
+        } else {
+            flush(&mut run, &mut out);
+            out.push_str(l);
+            out.push('\n');
+            in_bytes = l.ends_with("*b\"\\");
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+#[test]
+fn golden_indexed() {
+    let t = tables(Layout::Indexed, Formula::Plain);
+    for (name, format) in [
+        ("magics-indexed.h", Format::C),
+        ("magics-indexed.rs", Format::Rust),
+    ] {
+        let text = render_tables(format, t, &lookup());
+        check_golden(name, &data_elided(&text), HINT);
+    }
 }
 
 #[test]
@@ -113,7 +172,10 @@ fn generated_rust_of_packed_and_black_tables_matches_the_reference() {
     let (data, records) = reference_data(dir.path());
     let none = Prefix::none();
     let mh = Prefix::new("mh_").unwrap();
-    let runs: [(&Tables, &Prefix); 7] = [
+    let runs: [(&Tables, &Prefix); 10] = [
+        (tables(Layout::Indexed, Formula::Plain), &none),
+        (tables(Layout::Indexed, Formula::Black), &mh),
+        (our_indexed(), &none),
         (packed_plain(), &none),
         (packed_plain(), &mh),
         (tables(Layout::Fancy, Formula::Black), &none),

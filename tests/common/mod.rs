@@ -49,7 +49,7 @@ pub const BLACK_PACKED: &str = "results/published/black-magics-annuss-fiekas-201
 /// The tables in `layout` of the fixture of `formula`, built once per test binary (the fill
 /// and the packer are the slow part).
 pub fn tables(layout: Layout, formula: Formula) -> &'static Tables {
-    static TABLES: [OnceLock<Tables>; 6] = [const { OnceLock::new() }; 6];
+    static TABLES: [OnceLock<Tables>; 8] = [const { OnceLock::new() }; 8];
     let k = layout as usize * 2 + formula as usize;
     TABLES[k].get_or_init(|| Tables::build(fixture_of(formula).0, layout, formula).expect("builds"))
 }
@@ -88,6 +88,29 @@ pub fn black_packed() -> &'static Tables {
 pub fn our_packed() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| packed_file(OUR_PACKED))
+}
+
+/// Our shipped one-byte table (the indexed layout), shipped in `results/`.
+pub const OUR_INDEXED: &str = "results/packed-indexed.json";
+
+/// Our shipped one-byte table, checked, as the export lays it out.
+pub fn our_indexed() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let table = Table::read(Path::new(OUR_INDEXED)).unwrap();
+        let indexed = magichunt::layout::IndexedTable::from_table(&table).unwrap();
+        let fill = indexed.check().expect("the shipped table is valid");
+        Tables::from_indexed(
+            &indexed,
+            fill,
+            &Store::new(),
+            format!(
+                "the indexed table {}",
+                magichunt::export::file_name(OUR_INDEXED)
+            ),
+        )
+        .unwrap()
+    })
 }
 
 /// `tables` exported with `options`, with the source line of its fixture (or, for the
