@@ -8,7 +8,7 @@
 //! attack set of the one fits beside almost any of the other; a light-square bishop never
 //! meets a dark-square one. [`shared`] packs the 6,328 attack sets of the 128 squares into a
 //! few hundred entries that way (a square's ids are bytes: its attack sets lie within 256
-//! entries of its base). [`own`] gives every square a list of its own (no entry shared, the
+//! entries of its base). [`Lists::own`] gives every square a list of its own (no entry shared, the
 //! lookup needs no mask), in the order of a numbering the id packer chose.
 
 use std::sync::OnceLock;
