@@ -302,3 +302,27 @@ fn exhaust_refuses_black_with_a_reason() {
     assert!(err.contains("prove --formula black"), "{err}");
     assert!(!Path::new(&store).exists());
 }
+
+/// An indexed table given to `pack --from` without `--layout indexed` is named for what it is,
+/// with the flag that resumes it, and nothing is written.
+#[test]
+fn pack_from_an_indexed_table_names_the_flag_that_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let o = magichunt(&[
+        "pack",
+        "--from",
+        "results/packed-indexed.json",
+        "--steps",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--layout indexed"),
+        "{}",
+        text(&o)
+    );
+    assert!(!out.exists());
+}

@@ -456,9 +456,13 @@ pub(super) fn source(cfg: &PackConfig, progress: &mut dyn Progress) -> Result<So
             path: path.clone(),
             source,
         };
-        let table =
-            PackedTable::from_table(&Table::read_as(path, crate::fs::input::Kind::PackedTable)?)
-                .map_err(from_err)?;
+        let read = Table::read_as(path, crate::fs::input::Kind::PackedTable)?;
+        if crate::layout::indexed::is_indexed(&read) {
+            return Err(from_err(LayoutError::Format(
+                "it is an indexed table (one-byte ids): resume it with `--layout indexed`".into(),
+            )));
+        }
+        let table = PackedTable::from_table(&read).map_err(from_err)?;
         table
             .fill()
             .map_err(|o| PackError::Overlap(format!("{}: {o}", path.display())))?;
