@@ -21,8 +21,14 @@
  *                   At every surviving node, the values k = m mod 2^(64-q) the node can still
  *                   take such that every slot holding a subset without q (attack a) has the
  *                   slot k steps on empty or holding the attack of a with q; none left kills
- *                   the node. Sound: a magic needs its k there.
- *   --profile       per window size: nodes entered, nodes that died, checks a node (stderr).
+ *                   the node. Sound: a magic needs its k there. (Its work, slots times
+ *                   values of k at every node, is not in the checks counted.)
+ *   --shape KEEP    the low-rook shape of src/exhaust/tests.rs: a rook of rank 1 or 2 with its
+ *                   rank part and its first KEEP file squares, moved up so that its highest
+ *                   square is h8 (periods of 2^15 to 2^23, for --brute).
+ *   --max-nodes N   give up after N nodes (the counts printed are then lower bounds).
+ *   --profile       per window size: nodes entered, nodes that died, checks a node; per task:
+ *                   nodes and checks (stderr).
  *
  *   cc -O3 -march=native -o window-walk scripts/research/window-walk.c
  *   scripts/research/sample-tasks.py rook h1 11 24 1 40 | awk '$1 < 2^23' | head -8 > tasks
@@ -30,9 +36,11 @@
  *   ./window-walk --fold rook h1 11 24 --bottom 25 9 < tasks        # k fixed below 2^25
  *   ./window-walk --fold rook h1 11 24 --copy h7 < tasks
  *   ./window-walk bishop d8 5 3 --bottom 20 5 --brute < /dev/null   # every task, brute force
+ *   ./window-walk --fold rook h1 8 3 --shape 2 --bottom 12 3 --copy h8 --brute < /dev/null
  *
  * The tasks (their top TASK_BITS bits of m) are read from stdin, one number a line; with
- * --brute every task is run and the magics are compared with brute force (periods to 2^34).
+ * --brute every task is run and the walk's magics are compared one by one with those brute
+ * force finds at every m of the period (periods to 2^34); a difference exits 1.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +55,7 @@ static uint64_t occ[4096], att[4096];
 static uint64_t slot_att[4096];
 static int free_at[4096];           /* subsets without copy_q placed at a slot */
 static unsigned char placed[4096];  /* subset i exact on the path */
+static uint64_t max_nodes = ~0ULL; /* --max-nodes: the walk gives up past this many */
 static uint64_t nodes, magics, checks, copy_kills, nt[70], dt[70], ct[70];
 typedef struct { uint64_t X, x, a; int i; } ent; /* occupancy, multiplier, attack, index */
 static ent *lists;
@@ -231,6 +240,8 @@ static int place(ent e, uint64_t s, int *undo, int *nu, int *changed) {
  * bits changed, so the list is made again from every unplaced subset that joins. */
 static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, int len, int next,
                  int in_place, int rebuild) {
+    if (nodes >= max_nodes)
+        return;
     nodes++;
     nt[t]++;
     int mine = in_place ? from : from + len, count = 0;
@@ -418,6 +429,8 @@ int main(int argc, char **argv) {
                 return 2;
             }
             kb_of[square(sq)] = atoi(s + 3);
+        } else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc) {
+            max_nodes = strtoull(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--shape") && i + 1 < argc) {
             keep_file = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--copy") && i + 1 < argc) {
@@ -428,7 +441,8 @@ int main(int argc, char **argv) {
     }
     if (np != 4) {
         fprintf(stderr, "usage: window-walk [--fold] rook|bishop SQUARE BITS TASK_BITS [--bottom SW NB]"
-                        " [--join SQ=LOGK]... [--copy SQ] [--shape KEEP] [--profile] [--brute] < tasks\n");
+                        " [--join SQ=LOGK]... [--copy SQ] [--shape KEEP] [--max-nodes N] [--profile] [--brute]"
+                        " < tasks\n");
         return 2;
     }
     int rook = !strcmp(pos[0], "rook");
@@ -518,8 +532,12 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "window-walk: task %llu is not below 2^%d\n", j, task_bits);
                 return 2;
             }
+            uint64_t n0 = nodes, c0 = checks;
             task(j, width, task_bits);
             ntasks++;
+            if (profile)
+                fprintf(stderr, "task %llu: %llu nodes, %llu checks\n", j,
+                        (unsigned long long)(nodes - n0), (unsigned long long)(checks - c0));
         }
         if (got != EOF) {
             fprintf(stderr, "window-walk: stdin holds something other than task numbers\n");
@@ -532,6 +550,8 @@ int main(int argc, char **argv) {
            nodes ? (double)checks / (double)nodes : 0.0, (unsigned long long)magics);
     if (copy_q >= 0)
         printf(", %llu killed by the copy test", (unsigned long long)copy_kills);
+    if (nodes >= max_nodes)
+        printf(", STOPPED at --max-nodes (counts are lower bounds)");
     printf("\n");
     if (profile)
         for (int t = 69; t >= 0; t--)
