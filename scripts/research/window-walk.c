@@ -54,6 +54,7 @@ static int kb_of[64]; /* log2 K per highest square */
 static uint64_t occ[4096], att[4096];
 static uint64_t slot_att[4096];
 static int free_at[4096];           /* subsets without copy_q placed at a slot */
+static int filled[4096], nfilled;   /* the slots where free_at > 0, in the order filled */
 static unsigned char placed[4096];  /* subset i exact on the path */
 static uint64_t max_nodes = ~0ULL; /* --max-nodes: the walk gives up past this many */
 static uint64_t nodes, magics, checks, copy_kills, nt[70], dt[70], ct[70];
@@ -198,21 +199,21 @@ static int copy_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
     uint64_t reach = hi - lo >= period_k - 1 ? period_k : hi - lo + 1;
     for (uint64_t r = 0; r < reach; r++)
         ok[(k0 + (r << a)) & (uint64_t)(nk - 1)] = 1;
-    for (int s = 0; s < slots; s++) {
-        if (!free_at[s])
+    static uint64_t want[4096];
+    for (int i = 0; i < nfilled; i++)
+        want[i] = phi(slot_att[filled[i]]);
+    for (int k = 0; k < nk; k++) { /* a k alive when no filled slot refuses it */
+        if (!ok[k])
             continue;
-        uint64_t want = phi(slot_att[s]);
-        for (int k = 0; k < nk; k++) {
-            if (!ok[k])
-                continue;
-            uint64_t h = slot_att[(s + k * step) & (slots - 1)];
-            if (h != 0 && h != want)
-                ok[k] = 0;
+        int i = 0;
+        for (; i < nfilled; i++) {
+            uint64_t h = slot_att[(filled[i] + k * step) & (slots - 1)];
+            if (h != 0 && h != want[i])
+                break;
         }
-    }
-    for (int k = 0; k < nk; k++)
-        if (ok[k])
+        if (i == nfilled)
             return 1;
+    }
     return 0;
 }
 
@@ -229,7 +230,8 @@ static int place(ent e, uint64_t s, int *undo, int *nu, int *changed) {
     placed[e.i] = 1;
     undo[(*nu)++] = 8192 + e.i;
     if (copy_q >= 0 && !(e.X >> copy_q & 1)) {
-        free_at[s]++;
+        if (free_at[s]++ == 0)
+            filled[nfilled++] = (int)s;
         undo[(*nu)++] = 16384 + (int)s;
     }
     return 1;
@@ -372,9 +374,10 @@ static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, i
     }
     while (nu) {
         int u = undo[--nu];
-        if (u >= 16384)
-            free_at[u - 16384]--;
-        else if (u >= 8192)
+        if (u >= 16384) {
+            if (--free_at[u - 16384] == 0)
+                nfilled--; /* undone in the reverse order: the last filled */
+        } else if (u >= 8192)
             placed[u - 8192] = 0;
         else
             slot_att[u] = 0;
