@@ -274,7 +274,7 @@ static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, i
             checks++;
             ct[t]++;
             uint64_t p0 = e.X * (F + (lo << a)) - (uint64_t)fold;
-            uint64_t span = x * w + (uint64_t)fold;
+            u128 span = (u128)x * w + (u128)fold; /* past 2^64 when a family joins wider than the table */
             uint64_t fr = p0 & low, b0 = p0 >> shift;
             if (span < whole - fr) { /* exact */
                 if (!place(e, b0 & smask, undo, &nu, &changed)) {
@@ -283,7 +283,7 @@ static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, i
                 }
                 continue;
             }
-            uint64_t last = (span >> shift) + ((fr + (span & low)) >> shift);
+            uint64_t last = (uint64_t)(span >> shift) + ((fr + ((uint64_t)span & low)) >> shift);
             if (compatible(b0, A) && compatible(b0 + last, A)) {
                 lists[mine + keep++] = e;
                 continue;
@@ -293,9 +293,9 @@ static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, i
                 continue;
             }
             uint64_t f = 0, l = last;
-            while (f <= last && !compatible(b0 + f, A))
-                f++;
-            if (f > last) {
+            while (f <= last && f <= smask && !compatible(b0 + f, A))
+                f++; /* a whole turn of the table without a compatible slot: none */
+            if (f > last || f > smask) {
                 alive = 0;
                 break;
             }
@@ -432,6 +432,10 @@ int main(int argc, char **argv) {
                 return 2;
             }
             kb_of[square(sq)] = atoi(s + 3);
+            if (kb_of[square(sq)] < 0 || kb_of[square(sq)] > 40) {
+                fprintf(stderr, "window-walk: --join SQ=LOGK with LOGK from 0 to 40\n");
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc) {
             max_nodes = strtoull(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--shape") && i + 1 < argc) {
