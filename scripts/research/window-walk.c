@@ -57,6 +57,7 @@ static int free_at[4096];           /* subsets without copy_q placed at a slot *
 static int filled[4096], nfilled;   /* the slots where free_at > 0, in the order filled */
 static unsigned char placed[4096];  /* subset i exact on the path */
 static uint64_t max_nodes = ~0ULL; /* --max-nodes: the walk gives up past this many */
+static uint64_t steps; /* slots stepped over by the trims' scans */
 static uint64_t nodes, magics, checks, copy_kills, nt[70], dt[70], ct[70];
 typedef struct { uint64_t X, x, a; int i; } ent; /* occupancy, multiplier, attack, index */
 static ent *lists;
@@ -294,13 +295,13 @@ static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, i
             }
             uint64_t f = 0, l = last;
             while (f <= last && f <= smask && !compatible(b0 + f, A))
-                f++; /* a whole turn of the table without a compatible slot: none */
+                f++, steps++; /* a whole turn of the table without a compatible slot: none */
             if (f > last || f > smask) {
                 alive = 0;
                 break;
             }
             while (!compatible(b0 + l, A))
-                l--;
+                l--, steps++;
             uint64_t lo0 = lo, hi0 = hi;
             u128 rem = whole - fr;
             if (f > 0)
@@ -552,9 +553,10 @@ int main(int argc, char **argv) {
         }
     }
     printf("%s %s at %d bits%s, 2^%d tasks, %ld run: %llu nodes, %llu checks (%.0f a node), "
-           "%llu magics", pos[0], pos[1], bits, fold ? " folded" : "", task_bits, ntasks,
-           (unsigned long long)nodes, (unsigned long long)checks,
-           nodes ? (double)checks / (double)nodes : 0.0, (unsigned long long)magics);
+           "%llu trim steps, %llu magics", pos[0], pos[1], bits, fold ? " folded" : "", task_bits,
+           ntasks, (unsigned long long)nodes, (unsigned long long)checks,
+           nodes ? (double)checks / (double)nodes : 0.0, (unsigned long long)steps,
+           (unsigned long long)magics);
     if (copy_q >= 0)
         printf(", %llu killed by the copy test", (unsigned long long)copy_kills);
     if (nodes >= max_nodes)
