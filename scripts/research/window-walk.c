@@ -13,7 +13,9 @@
  *                   their interval of d, halved by parity) instead of its top one.
  *   --join SQ=LOGK  the family of square SQ (subsets whose highest square it is) joins when it
  *                   moves fewer than 2^LOGK slots over the interval (default 2^min(7, bits-1)
- *                   for every family, as exhaust).
+ *                   for every family, as exhaust). LOGK may exceed BITS: the family then
+ *                   joins while it wraps the table (spans are 128-bit; a trim scans at most one
+ *                   turn of the table).
  *   --copy SQ       the exact-copy test of a square q whose head 2^q * m is a whole number of
  *                   slots (q >= 64 - bits: h7, g7, f7 on rank 1 at 11 bits): the subset Y | q
  *                   sits exactly 2^(q - shift) * (m mod 2^(64-q)) slots after Y, in both
@@ -32,9 +34,10 @@
  *
  *   cc -O3 -march=native -o window-walk scripts/research/window-walk.c
  *   scripts/research/sample-tasks.py rook h1 11 24 1 40 | awk '$1 < 2^23' | head -8 > tasks
- *   ./window-walk --fold rook h1 11 24 --profile < tasks            # as trim-check --fold
+ *   ./window-walk --fold rook h1 11 24 --profile < tasks            # exhaust's fold, node for node
  *   ./window-walk --fold rook h1 11 24 --bottom 25 9 < tasks        # k fixed below 2^25
  *   ./window-walk --fold rook h1 11 24 --copy h7 < tasks
+ *   ./window-walk --fold rook h1 11 24 --join h6=14 < tasks          # h6 joins at 2^20, not 2^13
  *   ./window-walk bishop d8 5 3 --bottom 20 5 --brute < /dev/null   # every task, brute force
  *   ./window-walk --fold rook h1 8 3 --shape 2 --bottom 12 3 --copy h8 --brute < /dev/null
  *
