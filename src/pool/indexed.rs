@@ -10,16 +10,15 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::pack::{add_pool, source, write, PackConfig, PackError, Packed, Source, CHECKPOINT};
+use super::pack::{add_pool, source, write, Checkpoints, PackConfig, PackError, Packed, Source};
 use crate::fs::output::{self, Writes};
 use crate::interrupt::Stop;
 use crate::layout::indexed::{is_indexed, IndexedTable};
 use crate::layout::lists::{self, attack_sets, Lists};
-use crate::layout::pack::PackOptions;
 use crate::layout::pack_indexed::{
     indexed_table, pack_indexed, shared_ids, IndexedPacking, ListsMode,
 };
-use crate::layout::{Pattern, Usage};
+use crate::layout::Usage;
 use crate::piece::Target;
 use crate::progress::Progress;
 use crate::question::Formula;
@@ -78,20 +77,8 @@ pub(super) fn pack(
         };
         (picks.clone(), offsets.clone(), ids)
     });
-    let opts = PackOptions {
-        steps: cfg
-            .steps
-            .unwrap_or(if cfg.time.is_some() { u64::MAX } else { 20_000 }),
-        time: cfg.time,
-        seed: cfg.seed,
-        hot: cfg.hot,
-        cold: 1.0,
-    };
-    let patterns: Vec<Vec<Pattern>> = src
-        .groups
-        .iter()
-        .map(|g| g.iter().map(Pattern::of).collect())
-        .collect();
+    let opts = cfg.options();
+    let patterns = src.patterns();
     let table_of = |p: &IndexedPacking| {
         let entries: Vec<Entry> = src
             .groups
@@ -102,24 +89,13 @@ pub(super) fn pack(
         indexed_table(&entries, p, lists.as_ref())
     };
     let describe = |steps: u64| meta(cfg, &src, pool_note.as_deref(), steps, cpu());
-    let mut last_save = Instant::now();
-    let mut failed = None;
+    let mut saves = Checkpoints::new(cfg.out.as_deref());
     let mut checkpoint = |p: &IndexedPacking| {
-        let Some(out) = cfg
-            .out
-            .as_ref()
-            .filter(|_| last_save.elapsed() >= CHECKPOINT)
-        else {
-            return;
-        };
-        last_save = Instant::now();
-        let result = table_of(p).map_err(PackError::from).and_then(|(mut t, f)| {
+        saves.save(|out| {
+            let (mut t, f) = table_of(p)?;
             t.meta = describe(p.steps);
             write(out, &t.to_json(&f))
         });
-        if let Err(e) = result {
-            failed.get_or_insert(e);
-        }
     };
     let packing = pack_indexed(
         &patterns,
@@ -131,9 +107,7 @@ pub(super) fn pack(
         stop.flag(),
         &mut checkpoint,
     );
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    saves.result()?;
     let (mut table, fill) = table_of(&packing)?;
     table.meta = describe(packing.steps);
     let text = table.to_json(&fill);

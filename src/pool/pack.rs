@@ -89,6 +89,21 @@ pub struct PackConfig {
 }
 
 impl PackConfig {
+    /// The annealing's options: `steps`, else unbounded under `time`, else 20,000.
+    pub(super) fn options(&self) -> PackOptions {
+        PackOptions {
+            steps: self.steps.unwrap_or(if self.time.is_some() {
+                u64::MAX
+            } else {
+                20_000
+            }),
+            time: self.time,
+            seed: self.seed,
+            hot: self.hot,
+            cold: 1.0,
+        }
+    }
+
     /// The default store's plain magics, 20,000 annealing steps from 100 entries, seed 1,
     /// the table returned.
     #[must_use]
@@ -245,6 +260,54 @@ pub(super) struct Source {
     pub(super) history: Vec<String>,
 }
 
+impl Source {
+    /// Every candidate's slot pattern, square by square.
+    pub(super) fn patterns(&self) -> Vec<Vec<Pattern>> {
+        self.groups
+            .iter()
+            .map(|g| g.iter().map(Pattern::of).collect())
+            .collect()
+    }
+}
+
+/// A long run's saves of its best table: at most one every [`CHECKPOINT`], and the first
+/// that failed kept to be returned when the run ends (a checkpoint cannot stop the packer).
+pub(super) struct Checkpoints<'a> {
+    out: Option<&'a Path>,
+    last: Instant,
+    failed: Option<PackError>,
+}
+
+impl<'a> Checkpoints<'a> {
+    /// Saves to `out`, none when it is `None` (the table goes to stdout at the end).
+    pub(super) fn new(out: Option<&'a Path>) -> Checkpoints<'a> {
+        Checkpoints {
+            out,
+            last: Instant::now(),
+            failed: None,
+        }
+    }
+
+    /// Runs `save` with the output when a checkpoint is due, keeping its first error.
+    pub(super) fn save(&mut self, save: impl FnOnce(&Path) -> Result<(), PackError>) {
+        let Some(out) = self.out.filter(|_| self.last.elapsed() >= CHECKPOINT) else {
+            return;
+        };
+        self.last = Instant::now();
+        if let Err(e) = save(out) {
+            self.failed.get_or_insert(e);
+        }
+    }
+
+    /// The first checkpoint that failed, if any.
+    ///
+    /// # Errors
+    /// That checkpoint's [`PackError`].
+    pub(super) fn result(self) -> Result<(), PackError> {
+        self.failed.map_or(Ok(()), Err)
+    }
+}
+
 /// Packs as `cfg` says, until the annealing ends or `stop` is set, then hunts magics that fit
 /// the holes if asked; the table is checked by filling every subset of every square before
 /// it is written. Notes (the sizes reached) go to `progress`.
@@ -341,20 +404,8 @@ fn anneal(
     stop: &Stop,
     describe: &dyn Fn(u64, Option<&str>) -> Meta,
 ) -> Result<(PackedTable, Packing), PackError> {
-    let opts = PackOptions {
-        steps: cfg
-            .steps
-            .unwrap_or(if cfg.time.is_some() { u64::MAX } else { 20_000 }),
-        time: cfg.time,
-        seed: cfg.seed,
-        hot: cfg.hot,
-        cold: 1.0,
-    };
-    let patterns: Vec<Vec<Pattern>> = src
-        .groups
-        .iter()
-        .map(|g| g.iter().map(Pattern::of).collect())
-        .collect();
+    let opts = cfg.options();
+    let patterns = src.patterns();
     let table_of = |p: &Packing| PackedTable {
         entries: src
             .groups
@@ -369,26 +420,14 @@ fn anneal(
         stated_used: Some(p.used),
         meta: BTreeMap::new(),
     };
-    let mut last_save = Instant::now();
-    let mut failed = None;
+    let mut saves = Checkpoints::new(cfg.out.as_deref());
     let mut checkpoint = |p: &Packing| {
-        let Some(out) = cfg
-            .out
-            .as_ref()
-            .filter(|_| last_save.elapsed() >= CHECKPOINT)
-        else {
-            return;
-        };
-        last_save = Instant::now();
-        let mut t = table_of(p);
-        t.meta = describe(p.steps, None);
-        let result = t
-            .check()
-            .map_err(PackError::from)
-            .and_then(|f| write(out, &t.to_json(&f)));
-        if let Err(e) = result {
-            failed.get_or_insert(e);
-        }
+        saves.save(|out| {
+            let mut t = table_of(p);
+            t.meta = describe(p.steps, None);
+            let f = t.check()?;
+            write(out, &t.to_json(&f))
+        });
     };
     let packing = pack_choosing(
         &patterns,
@@ -397,10 +436,8 @@ fn anneal(
         stop.flag(),
         &mut checkpoint,
     );
-    match failed {
-        Some(e) => Err(e),
-        None => Ok((table_of(&packing), packing)),
-    }
+    saves.result()?;
+    Ok((table_of(&packing), packing))
 }
 
 /// The packed table's record of how it was made.
