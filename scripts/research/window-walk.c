@@ -25,6 +25,11 @@
  *                   slot k steps on empty or holding the attack of a with q; none left kills
  *                   the node. Sound: a magic needs its k there. (Its work, slots times
  *                   values of k at every node, is not in the checks counted.)
+ *   --fit SQ        the fit test of the family of square SQ before it joins (repeatable, up to
+ *                   8): a member Y | SQ sits at top(Y*m) + top(2^SQ*m) + carry, so it allows the
+ *                   values v = top(2^SQ*m) that put it on a compatible slot from some slot Y can
+ *                   take over the node; no v of the node allowed by every member kills the node.
+ *                   Sound (a magic's v is allowed by all), counted in members and 64-bit words.
  *   --shape KEEP    the low-rook shape of src/exhaust/tests.rs: a rook of rank 1 or 2 with its
  *                   rank part and its first KEEP file squares, moved up so that its highest
  *                   square is h8 (periods of 2^15 to 2^23, for --brute).
@@ -68,6 +73,10 @@ static int *order[64];              /* per a: the subsets by join width, the wid
 static uint64_t *thr[64];           /* per a: a subset joins when the width is below (0: always) */
 static uint64_t phi_from[4096], phi_to[4096];
 static int nphi;
+static int fit_q[8], nfit;          /* --fit SQ: the families tested for a fit before they join */
+static uint64_t fit_kills, fit_members, fit_words;
+static int att_id[4096], natt;      /* attack sets numbered, for the fit test's bit sets */
+static uint64_t att_of_id[4096];
 
 static int magic_at(uint64_t m) {
     static uint64_t a[4096];
@@ -221,6 +230,98 @@ static int copy_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
     return 0;
 }
 
+
+/* The fit test of the family of square q (the subsets whose highest square is q), before it
+ * joins. A member X = Y | q has index top(Y*m - f + 2^q*m) = top(Y*m - f) + top(2^q*m) + c, with
+ * c in {0, 1} (the carry out of the low 53 bits) and f in {0, fold} (f = 1 stands for -m,
+ * whose table is this one reflected); over the node top(Y*m - f) is one of the slots from b0 to
+ * b0 + last, as the walk computes them. So member X allows the values v = top(2^q*m) with a
+ * compatible slot at some s + v + c, and the node lives only if some v the node can take is
+ * allowed by every member tested (members whose Y moves over more than FIT_MAX slots are not
+ * tested). Sound: a magic of the node has its v allowed by every member. */
+#define FIT_MAX 64
+static void rot_or(uint64_t *d, const uint64_t *s, int t, int words) { /* d |= s rotated: d[v] |= s[v+t] */
+    int W = t / 64, b = t % 64;
+    for (int k = 0; k < words; k++) {
+        uint64_t lo = s[(k + W) % words], hi = s[(k + W + 1) % words];
+        d[k] |= b ? (lo >> b) | (hi << (64 - b)) : lo;
+    }
+}
+static int fit_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
+    const int slots = 1 << bits, words = slots >= 64 ? slots / 64 : 1;
+    const uint64_t whole = (uint64_t)1 << shift, low = whole - 1, smask = (uint64_t)slots - 1;
+    const uint64_t wmask = slots >= 64 ? ~0ULL : (1ULL << slots) - 1;
+    static uint64_t compat[4096][32], fill[32];
+    static int built[4096], stamp;
+    uint64_t m0 = F + (lo << a), w = hi - lo;
+    stamp++;
+    memset(fill, 0, sizeof fill);
+    for (int sl = 0; sl < slots; sl++)
+        if (slot_att[sl])
+            fill[sl / 64] |= 1ULL << (sl % 64);
+    for (int f = 0; f < nfit; f++) {
+        int q = fit_q[f];
+        uint64_t xq = (1ULL << q) << a;
+        u128 spanB = (u128)xq * w;
+        if (w >= join_width(xq, 1ULL << q) && join_width(xq, 1ULL << q) != 0) {
+            /* not joined yet: test it */
+        } else {
+            continue;
+        }
+        uint64_t acc[32];
+        uint64_t pB = (1ULL << q) * m0, vb = pB >> shift;
+        u128 lastB = (spanB + (pB & low)) >> shift;
+        if (lastB >= smask) {
+            for (int k = 0; k < words; k++)
+                acc[k] = wmask;
+        } else {
+            memset(acc, 0, sizeof acc);
+            for (uint64_t v = 0; v <= (uint64_t)lastB; v++) {
+                uint64_t sl = (vb + v) & smask;
+                acc[sl / 64] |= 1ULL << (sl % 64);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (occ[i] >> q != 1)
+                continue;
+            uint64_t Y = occ[i] ^ (1ULL << q);
+            uint64_t p0 = Y * m0 - (uint64_t)fold;
+            u128 spanA = (u128)(Y << a) * w + (u128)fold;
+            u128 last = (spanA + (p0 & low)) >> shift;
+            if (last >= FIT_MAX)
+                continue;
+            int id = att_id[i];
+            if (built[id] != stamp) {
+                built[id] = stamp;
+                for (int k = 0; k < words; k++)
+                    compat[id][k] = ~fill[k] & wmask;
+                for (int sl = 0; sl < slots; sl++)
+                    if (slot_att[sl] == att_of_id[id])
+                        compat[id][sl / 64] |= 1ULL << (sl % 64);
+            }
+            fit_members++;
+            uint64_t allow[32] = {0};
+            uint64_t b0 = p0 >> shift;
+            if (words == 1) {
+                for (uint64_t t2 = 0; t2 <= (uint64_t)last + 1; t2++)
+                    for (int v = 0; v < slots; v++)
+                        if (compat[id][0] >> ((v + b0 + t2) & smask) & 1)
+                            allow[0] |= 1ULL << v;
+            } else {
+                for (uint64_t t2 = 0; t2 <= (uint64_t)last + 1; t2++)
+                    rot_or(allow, compat[id], (int)((b0 + t2) & smask), words);
+            }
+            uint64_t any = 0;
+            for (int k = 0; k < words; k++)
+                any |= acc[k] &= allow[k];
+            fit_words += (uint64_t)words * ((uint64_t)last + 3);
+            if (!any)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Subset e is exact at slot s: placed, its index marked; returns 0 at a clash. */
 static int place(ent e, uint64_t s, int *undo, int *nu, int *changed) {
     uint64_t h = slot_att[s];
@@ -336,6 +437,10 @@ static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, i
         alive = 0;
         copy_kills++;
     }
+    if (alive && nfit && t > 0 && !fit_alive(F, a, lo, hi)) {
+        alive = 0;
+        fit_kills++;
+    }
     if (!alive)
         dt[t]++;
     if (alive) {
@@ -444,6 +549,8 @@ int main(int argc, char **argv) {
             max_nodes = strtoull(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--shape") && i + 1 < argc) {
             keep_file = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--fit") && i + 1 < argc && nfit < 8) {
+            fit_q[nfit++] = square(argv[++i]);
         } else if (!strcmp(argv[i], "--copy") && i + 1 < argc) {
             copy_q = square(argv[++i]);
         } else {
@@ -452,7 +559,7 @@ int main(int argc, char **argv) {
     }
     if (np != 4) {
         fprintf(stderr, "usage: window-walk [--fold] rook|bishop SQUARE BITS TASK_BITS [--bottom SW NB]"
-                        " [--join SQ=LOGK]... [--copy SQ] [--shape KEEP] [--max-nodes N] [--profile] [--brute]"
+                        " [--join SQ=LOGK]... [--copy SQ] [--fit SQ]... [--shape KEEP] [--max-nodes N] [--profile] [--brute]"
                         " < tasks\n");
         return 2;
     }
@@ -524,6 +631,24 @@ int main(int argc, char **argv) {
             }
         }
     }
+    if (nfit && SW >= 0) {
+        fprintf(stderr, "window-walk: --fit is not written for --bottom\n");
+        return 2;
+    }
+    for (int f = 0; f < nfit; f++) {
+        if (!(mask >> fit_q[f] & 1)) {
+            fprintf(stderr, "window-walk: --fit needs a square of the mask\n");
+            return 2;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < natt && att_of_id[k] != att[i])
+            k++;
+        if (k == natt)
+            att_of_id[natt++] = att[i];
+        att_id[i] = k;
+    }
     int width = period - task_bits;
     lists = malloc(sizeof(ent) * (size_t)n * (size_t)(width + 4) * 2);
     long ntasks = 0;
@@ -562,6 +687,10 @@ int main(int argc, char **argv) {
            (unsigned long long)magics);
     if (copy_q >= 0)
         printf(", %llu killed by the copy test", (unsigned long long)copy_kills);
+    if (nfit)
+        printf(", %llu killed by the fit test (%llu members tested, %llu words)",
+               (unsigned long long)fit_kills, (unsigned long long)fit_members,
+               (unsigned long long)fit_words);
     if (nodes >= max_nodes)
         printf(", STOPPED at --max-nodes (counts are lower bounds)");
     printf("\n");
