@@ -103,23 +103,35 @@ fn the_c_walk_agrees_with_a_merged_search_part_by_part_and_finds_a_forged_count(
         .iter_mut()
         .find(|p| p["shard"] == 2)
         .unwrap();
-    let first = part["residue"]["blocks"][0].as_str().unwrap().to_string();
-    let (digest, nodes) = first.split_once(':').unwrap();
+    one_node_more(part, 0);
+    disagrees_once(dir.path(), &store, "part 2/3 search order 0 to 47: ");
+}
+
+/// Adds one node to block `block` of `part`'s residue and to the part's total, so that the
+/// store still adds up and only the walk can tell.
+fn one_node_more(part: &mut Value, block: usize) {
+    let cell = part["residue"]["blocks"][block]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (digest, nodes) = cell.split_once(':').unwrap();
     let nodes: u64 = nodes.parse().unwrap();
-    part["residue"]["blocks"][0] = Value::from(format!("{digest}:{}", nodes + 1));
+    part["residue"]["blocks"][block] = Value::from(format!("{digest}:{}", nodes + 1));
     part["nodes"] = Value::from(part["nodes"].as_u64().unwrap() + 1);
-    let forged = dir.path().join("forged.json");
-    std::fs::write(&forged, serde_json::to_vec(&store).unwrap()).unwrap();
-    let log = dir.path().join("forged.txt");
+}
+
+/// Writes `store` into `dir` and checks it: exit 1 and exactly one range disagrees, the one
+/// whose log line starts with `range`.
+fn disagrees_once(dir: &Path, store: &Value, range: &str) {
+    let forged = dir.join("forged.json");
+    std::fs::write(&forged, serde_json::to_vec(store).unwrap()).unwrap();
+    let log = dir.join("forged.txt");
     let o = check_store(&forged, &log).unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", report(&o));
     let logged = std::fs::read_to_string(&log).unwrap();
     let bad: Vec<&str> = logged.lines().filter(|l| l.ends_with("DISAGREE")).collect();
     assert_eq!(bad.len(), 1, "{logged}");
-    assert!(
-        bad[0].starts_with("part 2/3 search order 0 to 47: "),
-        "{logged}"
-    );
+    assert!(bad[0].starts_with(range), "{logged}");
 }
 
 /// Reads a store as JSON.
@@ -426,21 +438,6 @@ fn the_low_order_c_walk_agrees_node_for_node() {
     // One node more in part 1's second block.
     let mut s = json(&d8_4);
     let part = part_of(&mut s, 1);
-    let second = part["residue"]["blocks"][1].as_str().unwrap().to_string();
-    let (digest, nodes) = second.split_once(':').unwrap();
-    let nodes: u64 = nodes.parse().unwrap();
-    part["residue"]["blocks"][1] = Value::from(format!("{digest}:{}", nodes + 1));
-    part["nodes"] = Value::from(part["nodes"].as_u64().unwrap() + 1);
-    let forged = dir.path().join("forged.json");
-    std::fs::write(&forged, serde_json::to_vec(&s).unwrap()).unwrap();
-    let log = dir.path().join("forged.txt");
-    let o = check_store(&forged, &log).unwrap();
-    assert_eq!(o.status.code(), Some(1), "{}", report(&o));
-    let logged = std::fs::read_to_string(&log).unwrap();
-    let bad: Vec<&str> = logged.lines().filter(|l| l.ends_with("DISAGREE")).collect();
-    assert_eq!(bad.len(), 1, "{logged}");
-    assert!(
-        bad[0].starts_with("part 1/2 search order 0 to "),
-        "{logged}"
-    );
+    one_node_more(part, 1);
+    disagrees_once(dir.path(), &s, "part 1/2 search order 0 to ");
 }

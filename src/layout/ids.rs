@@ -16,7 +16,7 @@
 //! a place meets few taken slots: most placements meet none.
 
 use super::anneal::{Array, Item};
-use super::occupancy::spread;
+use super::occupancy::{spread, window};
 use super::Pattern;
 
 /// Most ids a square can have: the ids are bytes.
@@ -207,14 +207,7 @@ impl IdArray {
     /// The 64 bits from slot `p` up (bits past the array are free).
     #[inline]
     fn window(&self, p: usize) -> u64 {
-        let (w, s) = (p / 64, p % 64);
-        let lo = self.words.get(w).copied().unwrap_or(0);
-        if s == 0 {
-            lo
-        } else {
-            let hi = self.words.get(w + 1).copied().unwrap_or(0);
-            lo >> s | hi << (64 - s)
-        }
+        window(&self.words, p)
     }
 
     /// The ids `item` takes with its index 0 at `base`, if it may be placed there: the ids

@@ -120,14 +120,7 @@ impl Occupancy {
     /// The 64 bits from slot `p` up (bits past the array are free).
     #[inline]
     fn window(&self, p: usize) -> u64 {
-        let (w, s) = (p / 64, p % 64);
-        let lo = self.words.get(w).copied().unwrap_or(0);
-        if s == 0 {
-            lo
-        } else {
-            let hi = self.words.get(w + 1).copied().unwrap_or(0);
-            lo >> s | hi << (64 - s)
-        }
+        window(&self.words, p)
     }
 
     /// Whether `shape` placed with its index 0 at slot `base` meets only free slots.
@@ -271,6 +264,19 @@ fn gcd(a: usize, b: usize) -> usize {
         a
     } else {
         gcd(b, a % b)
+    }
+}
+
+/// The 64 bits of the bit array `words` from bit `p` up (bits past its end read 0).
+#[inline]
+pub(super) fn window(words: &[u64], p: usize) -> u64 {
+    let (w, s) = (p / 64, p % 64);
+    let lo = words.get(w).copied().unwrap_or(0);
+    if s == 0 {
+        lo
+    } else {
+        let hi = words.get(w + 1).copied().unwrap_or(0);
+        lo >> s | hi << (64 - s)
     }
 }
 
