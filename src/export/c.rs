@@ -10,7 +10,10 @@
 
 use std::fmt::Write as _;
 
-use super::{comment_block, fill_sizes, hex, slot_note, Options, Slot, Tables};
+use super::{
+    comment_block, fill_sizes, hex, slot_note, Options, Slot, Tables, C_IMPLEMENTATION_END,
+    C_IMPLEMENTATION_START,
+};
 use crate::piece::Piece;
 use crate::question::Formula;
 
@@ -76,22 +79,6 @@ static inline uint64_t $pbishop_attacks(int square, uint64_t occupied)
 }
 ";
 
-/// Closes the declarations and opens the implementation section.
-const IMPLEMENTATION_START: &str = r#"
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* $IMAGICS_H */
-
-#if defined($IIMPLEMENTATION) && !defined($IMAGICS_IMPLEMENTED)
-#define $IMAGICS_IMPLEMENTED
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-"#;
-
 /// The definitions of `--with-lookup`: the tables, the ray walk and the fill.
 const LOOKUP_DEFINITIONS: &str = r"
 @TABLES_DEFINED@
@@ -138,15 +125,6 @@ void $pinit_attack_tables(void)
     $ifill($PBISHOP_MAGICS, $ibishop_table, bishop_dirs);
 }
 ";
-
-/// Closes the implementation section.
-const IMPLEMENTATION_END: &str = r#"
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* $IIMPLEMENTATION */
-"#;
 
 /// The sizes, the same names in every layout: one array holds every attack set, each piece's
 /// slots counted from its start in it (fancy and tight: the rook table, then the bishop table;
@@ -223,7 +201,7 @@ pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> S
     if options.with_lookup {
         out.push_str(&names.apply(&layout_text(LOOKUP_DECLARATIONS, layout)));
     }
-    out.push_str(&names.apply(IMPLEMENTATION_START));
+    out.push_str(&names.apply(C_IMPLEMENTATION_START));
     for piece in Piece::ALL {
         let (upper, name) = match piece {
             Piece::Rook => ("ROOK", "Rook"),
@@ -243,7 +221,7 @@ pub(super) fn render(layout: &Tables, header: &[String], options: &Options) -> S
     if options.with_lookup {
         out.push_str(&names.apply(&layout_text(LOOKUP_DEFINITIONS, layout)));
     }
-    out.push_str(&names.apply(IMPLEMENTATION_END));
+    out.push_str(&names.apply(C_IMPLEMENTATION_END));
     out
 }
 

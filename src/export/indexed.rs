@@ -12,7 +12,10 @@
 
 use std::fmt::Write as _;
 
-use super::{comment_block, fill_sizes, hex, slot_note, Indexed, Options, Slot, Tables};
+use super::{
+    comment_block, fill_sizes, hex, slot_note, Indexed, Options, Slot, Tables,
+    C_IMPLEMENTATION_END, C_IMPLEMENTATION_START,
+};
 use crate::piece::Piece;
 use crate::question::Formula;
 
@@ -103,31 +106,6 @@ static inline uint64_t $pbishop_attacks(int square, uint64_t occupied)
     return $ilookup(&$PBISHOP_MAGICS[square], occupied);
 }
 ";
-
-/// Closes the C declarations and opens the implementation.
-const C_IMPLEMENTATION_START: &str = r#"
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* $IMAGICS_H */
-
-#if defined($IIMPLEMENTATION) && !defined($IMAGICS_IMPLEMENTED)
-#define $IMAGICS_IMPLEMENTED
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-"#;
-
-/// Closes the C implementation.
-const C_IMPLEMENTATION_END: &str = r#"
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* $IIMPLEMENTATION */
-"#;
 
 /// The Rust entry type, after the comment.
 const RUST_ENTRY: &str = r"

@@ -171,6 +171,31 @@ fn fill_sizes(template: String, layout: &Tables) -> String {
         .replace("@BISHOP_SIZE@", &layout.size(Piece::Bishop).to_string())
 }
 
+/// Closes a C header's declarations and opens its implementation section (every layout's).
+const C_IMPLEMENTATION_START: &str = r#"
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* $IMAGICS_H */
+
+#if defined($IIMPLEMENTATION) && !defined($IMAGICS_IMPLEMENTED)
+#define $IMAGICS_IMPLEMENTED
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+"#;
+
+/// Closes a C header's implementation section.
+const C_IMPLEMENTATION_END: &str = r#"
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* $IIMPLEMENTATION */
+"#;
+
 /// Appends `lines` to `out` as comment lines, each after `prefix` and escaped by
 /// [`comment_text`] (an empty line gets no trailing space).
 fn comment_block(out: &mut String, prefix: &str, lines: &[String]) {
