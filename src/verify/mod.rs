@@ -631,19 +631,26 @@ fn layout_text(l: &LayoutCheck) -> String {
     out
 }
 
-/// The lines of an indexed table's whole check.
-fn indexed_text(p: &IndexedCheck) -> String {
-    let formula = p
-        .formula
-        .map_or_else(|| "mixed".to_string(), |f| f.to_string());
+/// The first line of a whole table's check: its layout, squares, formula and shifts.
+fn layout_head(
+    layout: &str,
+    squares: usize,
+    formula: Option<Formula>,
+    fixed_bits: [Option<u32>; 2],
+) -> String {
+    let formula = formula.map_or_else(|| "mixed".to_string(), |f| f.to_string());
     let shift =
         |b: Option<u32>| b.map_or_else(|| "bits per square".to_string(), |b| format!("{b} bits"));
-    let head = format!(
-        "indexed layout, {} squares, formula {formula}, rooks {}, bishops {}",
-        p.squares,
-        shift(p.fixed_bits[0]),
-        shift(p.fixed_bits[1])
-    );
+    format!(
+        "{layout} layout, {squares} squares, formula {formula}, rooks {}, bishops {}",
+        shift(fixed_bits[0]),
+        shift(fixed_bits[1])
+    )
+}
+
+/// The lines of an indexed table's whole check.
+fn indexed_text(p: &IndexedCheck) -> String {
+    let head = layout_head("indexed", p.squares, p.formula, p.fixed_bits);
     let mut out = String::new();
     match &p.result {
         Ok(f) => {
@@ -690,17 +697,7 @@ fn indexed_text(p: &IndexedCheck) -> String {
 
 /// The lines of a packed table's whole check.
 fn packed_text(p: &PackedCheck) -> String {
-    let formula = p
-        .formula
-        .map_or_else(|| "mixed".to_string(), |f| f.to_string());
-    let shift =
-        |b: Option<u32>| b.map_or_else(|| "bits per square".to_string(), |b| format!("{b} bits"));
-    let head = format!(
-        "packed layout, {} squares, formula {formula}, rooks {}, bishops {}",
-        p.squares,
-        shift(p.fixed_bits[0]),
-        shift(p.fixed_bits[1])
-    );
+    let head = layout_head("packed", p.squares, p.formula, p.fixed_bits);
     let mut out = String::new();
     match &p.result {
         Ok(f) => {
