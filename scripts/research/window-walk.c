@@ -261,13 +261,10 @@ static int fit_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
             fill[sl / 64] |= 1ULL << (sl % 64);
     for (int f = 0; f < nfit; f++) {
         int q = fit_q[f];
-        uint64_t xq = (1ULL << q) << a;
+        uint64_t xq = (1ULL << q) << a, jw = join_width(xq, 1ULL << q);
+        if (jw == 0 || w < jw)
+            continue; /* joined: the walk checks the family itself */
         u128 spanB = (u128)xq * w;
-        if (w >= join_width(xq, 1ULL << q) && join_width(xq, 1ULL << q) != 0) {
-            /* not joined yet: test it */
-        } else {
-            continue;
-        }
         uint64_t acc[32];
         uint64_t pB = (1ULL << q) * m0, vb = pB >> shift;
         u128 lastB = (spanB + (pB & low)) >> shift;
