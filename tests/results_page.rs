@@ -339,12 +339,19 @@ fn the_sixteen_open_rooks_and_their_count() {
 }
 
 /// `magichunt compare --json` of the shipped store, with `extra`; the certificates are
-/// checked once for the whole test binary (a cache of checks of its own).
+/// checked once for the whole test binary (a cache of checks of its own, emptied when the
+/// binary starts, in cargo's folder for tests: a static is never dropped, so a temporary
+/// folder would be left behind in /tmp by every run).
 fn compare(extra: &[&str]) -> Value {
-    static CACHE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    let cache = CACHE.get_or_init(|| tempfile::tempdir().unwrap());
+    static CACHE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| {
+        let path =
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("results-page-cache.json");
+        let _ = std::fs::remove_file(&path);
+        path
+    });
     let o = Command::new(env!("CARGO_BIN_EXE_magichunt"))
-        .env("MAGICHUNT_CACHE", cache.path().join("cache.json"))
+        .env("MAGICHUNT_CACHE", cache)
         .args(["compare", "--store", "results/best.json", "--json"])
         .args(extra)
         .output()
