@@ -84,10 +84,49 @@ fn the_c_walk_agrees_with_a_merged_search_part_by_part_and_finds_a_forged_count(
             .count();
         assert_eq!(lines, 29, "part {k}: {logged}");
     }
+    // Every range's line says the C walk's CPU time, and the last line their sum.
+    let ranges: Vec<&str> = logged.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(ranges.len(), 87);
+    for l in &ranges {
+        let cpu = l
+            .split(" magics, ")
+            .nth(1)
+            .and_then(|r| r.split(" CPU-s; exhaust ").next());
+        assert!(cpu.is_some_and(|c| c.parse::<f64>().is_ok()), "{l}");
+    }
+    let done = logged.lines().last().unwrap();
+    assert!(
+        done.starts_with("# done: ")
+            && done.contains("; the C walk took ")
+            && done.ends_with(" CPU-hours"),
+        "{done}"
+    );
     // Run again: every range is in the log, nothing runs, and it still agrees.
     let o = check_store(&merged, &log).unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", report(&o));
     assert_eq!(std::fs::read_to_string(&log).unwrap(), logged);
+    // A log begun before the CPU time was logged (part 1's lines without it, no last line yet):
+    // nothing runs again, and the sum says what it covers.
+    let old: String = logged
+        .lines()
+        .filter(|l| !l.starts_with("# done"))
+        .map(|l| match l.split_once(" CPU-s; ") {
+            Some((head, tail)) if l.starts_with("part 1/3 ") => {
+                format!("{}; {tail}\n", &head[..head.rfind(", ").unwrap()])
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    std::fs::write(&log, &old).unwrap();
+    let o = check_store(&merged, &log).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", report(&o));
+    let again = std::fs::read_to_string(&log).unwrap();
+    assert!(again.starts_with(&old), "{again}");
+    let done = again.lines().last().unwrap();
+    assert!(
+        done.ends_with(" CPU-hours in the 58 ranges that logged it"),
+        "{done}"
+    );
 
     // One node more in part 2's first block, and in the part's total, so that the store
     // still adds up: the C walk disagrees there, and only there.

@@ -13,8 +13,9 @@ of a record that names none; topdown-check.c for high; trim-check.c for trim and
 for fold: each written from the definition, not from magichunt's code), feeds it the tasks of a
 few blocks at a time (the search order is exhaust's fixed scrambling, written again below from
 its description in src/exhaust/campaign/shard.rs), and compares each range's node count with
-the store's, so a disagreement is pinned to a few blocks. Each range's line is appended to the
-log (default results/checks/PIECE-SQUARE-BITS.txt) as soon as it is done, so an interrupted
+the store's, so a disagreement is pinned to a few blocks. Each range's line, with the walk's
+CPU time, is appended to the log (default results/checks/PIECE-SQUARE-BITS.txt) as soon as it
+is done (the last line, once every range agrees, sums the CPU time), so an interrupted
 check resumes where it stopped, whenever it is run again; ranges already in the log are not
 run again.
 
@@ -43,20 +44,22 @@ import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LINE = re.compile(r"^(?:part (\d+)/(\d+) )?search order (\d+) to (\d+): (\d+) nodes, (\d+) magics; "
+LINE = re.compile(r"^(?:part (\d+)/(\d+) )?search order (\d+) to (\d+): (\d+) nodes, (\d+) magics(?:, ([0-9.]+) CPU-s)?; "
                   r"exhaust (\d+) nodes, (\d+|\?) magics: (agree|DISAGREE)(?:; magics ((?:0x[0-9a-f]+)(?:, 0x[0-9a-f]+)*))?$")
 
 
 def parse(line):
     """A range's line of the log as ((part, first task), last task, nodes, agrees, the line,
-    magics, the C walk's magics listed), or None."""
+    magics, the C walk's magics listed, the C walk's CPU seconds or None), or None. Lines
+    written before the CPU time was logged (2026-12-02) have none."""
     m = LINE.match(line.strip())
     if not m:
         return None
     part = int(m.group(1) or 1)
-    listed = [int(x, 16) for x in m.group(10).split(", ")] if m.group(10) else []
-    return ((part, int(m.group(3))), int(m.group(4)), int(m.group(5)), m.group(9) == "agree", m.group(0),
-            int(m.group(6)), listed)
+    listed = [int(x, 16) for x in m.group(11).split(", ")] if m.group(11) else []
+    cpu = float(m.group(7)) if m.group(7) else None
+    return ((part, int(m.group(3))), int(m.group(4)), int(m.group(5)), m.group(10) == "agree", m.group(0),
+            int(m.group(6)), listed, cpu)
 
 
 # The C walk that checks each order, by the order's name in the store (none: low).
@@ -263,18 +266,34 @@ def main():
         tasks = "".join(f"{t}\n" for t in numbers)
         label = f"part {k}/{shards} " if shards > 1 else ""
         flags = [*FLAGS.get(rec["order"], []), *(["--list"] if listing else [])]
-        with walks_lock:
-            if stopping.is_set():
-                return None
-            proc = subprocess.Popen([exe, *flags, rec["piece"], rec["square"], str(rec["bits"]),
-                                     str(task_bits), "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
-            walks.add(proc)
-        try:
-            out, err = proc.communicate(tasks)
-        finally:
+        # The walk writes to files, not pipes, so that it can be reaped by os.wait4, which
+        # gives its CPU time.
+        with tempfile.TemporaryFile("w+") as fout, tempfile.TemporaryFile("w+") as ferr:
             with walks_lock:
-                walks.discard(proc)
+                if stopping.is_set():
+                    return None
+                proc = subprocess.Popen([exe, *flags, rec["piece"], rec["square"], str(rec["bits"]),
+                                         str(task_bits), "-"], stdin=subprocess.PIPE, stdout=fout,
+                                        stderr=ferr, text=True)
+                walks.add(proc)
+            status = None
+            try:
+                try:
+                    proc.stdin.write(tasks)
+                    proc.stdin.close()
+                except BrokenPipeError:
+                    pass  # the walk ended early: its exit code says why
+                _, status, usage = os.wait4(proc.pid, 0)
+            finally:
+                with walks_lock:
+                    if status is not None:
+                        # Reaped: a later kill must not signal the pid, which may be reused.
+                        proc.returncode = os.waitstatus_to_exitcode(status)
+                    walks.discard(proc)
+            cpu = usage.ru_utime + usage.ru_stime
+            fout.seek(0)
+            ferr.seek(0)
+            out, err = fout.read(), ferr.read()
         if stopping.is_set():
             return None
         m = re.search(r": (\d+) magics, (\d+) nodes", out)
@@ -296,7 +315,8 @@ def main():
             known = None
         ok = got_nodes == want and (known is None or known == found)
         tail = "; magics " + ", ".join(f"{x:#018x}" for x in found) if found else ""
-        return (f"{label}search order {lo} to {hi - 1}: {got_nodes} nodes, {got_magics} magics; exhaust {want} nodes, "
+        return (f"{label}search order {lo} to {hi - 1}: {got_nodes} nodes, {got_magics} magics, {cpu:.1f} CPU-s; "
+                f"exhaust {want} nodes, "
                 f"{'?' if known is None else len(known)} magics: {'agree' if ok else 'DISAGREE'}{tail}")
 
     pool = ThreadPoolExecutor(max_workers=a.jobs)
@@ -365,6 +385,10 @@ def main():
     else:
         how = "0 magics, as exhaust found"
     summary = f"{name}: all {len(ranges)} ranges agree: {total} nodes, {how}"
+    timed = [got[7] for got in lines.values() if got[7] is not None]
+    if timed:
+        of = "" if len(timed) == len(ranges) else f" in the {len(timed)} ranges that logged it"
+        summary += f"; the C walk took {sum(timed) / 3600:.2f} CPU-hours{of}"
     if not any(line.startswith("# done") for line in open(log)):
         with open(log, "a") as f:
             if counted and listing:
