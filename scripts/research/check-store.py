@@ -48,6 +48,15 @@ LINE = re.compile(r"^(?:part (\d+)/(\d+) )?search order (\d+) to (\d+): (\d+) no
                   r"exhaust (\d+) nodes, (\d+|\?) magics: (agree|DISAGREE)(?:; magics ((?:0x[0-9a-f]+)(?:, 0x[0-9a-f]+)*))?$")
 
 
+def cpu_text(seconds):
+    """CPU time in the unit that reads best: CPU-seconds, CPU-minutes or CPU-hours."""
+    if seconds < 120:
+        return f"{seconds:.1f} CPU-seconds"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} CPU-minutes"
+    return f"{seconds / 3600:.1f} CPU-hours"
+
+
 def parse(line):
     """A range's line of the log as ((part, first task), last task, nodes, agrees, the line,
     magics, the C walk's magics listed, the C walk's CPU seconds or None), or None. Lines
@@ -257,6 +266,12 @@ def main():
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
 
+    def want_of(r):
+        # The nodes the store counts in range r: the sum of its residue blocks.
+        k, lo, hi = r
+        q = parts[k - 1]
+        return sum(q["nodes"][lo // q["block"]: -(-hi // q["block"])])
+
     def run(r):
         if stopping.is_set():
             return None
@@ -305,7 +320,7 @@ def main():
         if listing and len(found) != got_magics:
             raise RuntimeError(f"{checker} on {label}search order {lo} to {hi - 1} counted {got_magics} magics "
                                f"but listed {len(found)}")
-        want = sum(q["nodes"][lo // q["block"]: -(-hi // q["block"])])
+        want = want_of(r)
         # The store's magics of the range, where it knows them.
         if q["from"] is not None and lo >= q["from"]:
             inside = set(numbers)
@@ -322,6 +337,10 @@ def main():
     pool = ThreadPoolExecutor(max_workers=a.jobs)
     try:
         futures = [pool.submit(run, r) for r in todo]
+        # The progress line: CPU time left, at the CPU seconds a node of the ranges that logged
+        # theirs, over the nodes the store counts in the ranges still running or waiting.
+        timed = [(got[2], got[7]) for got in done.values() if got[7] is not None]
+        pending = {(r[0], r[1]): want_of(r) for r in ranges if (r[0], r[1]) not in done}
         for fut in as_completed(futures):
             line = fut.result()
             if line is None:
@@ -331,6 +350,12 @@ def main():
                 f.flush()
                 os.fsync(f.fileno())
             print(line, flush=True)
+            got = parse(line)
+            pending.pop(got[0], None)
+            timed.append((got[2], got[7]))
+            rate = sum(c for _, c in timed) / max(1, sum(n for n, _ in timed))
+            print(f"  {len(ranges) - len(pending)} of {len(ranges)} ranges logged; about "
+                  f"{cpu_text(rate * sum(pending.values()))} left", flush=True)
     except RuntimeError as e:
         # A failed walk: the others are stopped too rather than waited for.
         kill_walks()
@@ -388,7 +413,7 @@ def main():
     timed = [got[7] for got in lines.values() if got[7] is not None]
     if timed:
         of = "" if len(timed) == len(ranges) else f" in the {len(timed)} ranges that logged it"
-        summary += f"; the C walk took {sum(timed) / 3600:.2f} CPU-hours{of}"
+        summary += f"; the C walk took {cpu_text(sum(timed))}{of}"
     if not any(line.startswith("# done") for line in open(log)):
         with open(log, "a") as f:
             if counted and listing:
