@@ -163,7 +163,7 @@ fn a_sat_part_whose_certificate_is_not_there_does_not_settle_prove() {
 fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     let env = Env::new();
     let store = env.shipped();
-    // The finished search of rook a2 at 10 bits, relabelled as the open rook e1 at 10.
+    // The finished search of rook a2 at 10 bits, relabelled as the open rook h2 at 10.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let text_a2 = fs::read_to_string(root.join("results/campaign/rook-a2-10.json")).unwrap();
     let mut v: Value = serde_json::from_str(&text_a2).unwrap();
@@ -172,7 +172,7 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
             Value::Object(o) => {
                 for (k, x) in o.iter_mut() {
                     if k == "square" && x == "a2" {
-                        *x = json!("e1");
+                        *x = json!("h2");
                     } else {
                         relabel(x);
                     }
@@ -192,7 +192,7 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("rook e1 at 10 bits")
+        err.contains("rook h2 at 10 bits")
             && err.contains("only claimed")
             && err.contains("magichunt audit --store best.json"),
         "{}",
@@ -206,7 +206,7 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
         "--piece",
         "rook",
         "--square",
-        "e1",
+        "h2",
         "--store",
         "best.json",
         "--tries",
@@ -219,23 +219,23 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     assert!(!text(&o).contains("fewest bits possible"), "{}", text(&o));
     assert!(text(&o).contains("hunting 1 target"), "{}", text(&o));
     assert!(text(&o).contains("magichunt audit"), "{}", text(&o));
-    // ... and the campaign still lists e1, saying why.
+    // ... and the campaign still lists h2, saying why.
     let o = env.mh(&["prove", "--campaign", "--store", "best.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(stdout(&o).contains("rook e1 10 exhaust"), "{}", text(&o));
+    assert!(stdout(&o).contains("rook h2 10 exhaust"), "{}", text(&o));
     assert!(text(&o).contains("magichunt audit"), "{}", text(&o));
     // The shipped proofs (checked here, or this build's own) still decide: e2 at 8 is not
     // listed (nor hunted at 8 bits, below).
     assert!(!stdout(&o).contains("rook e2"), "{}", text(&o));
     // The claim skips no search: its first block re-run is stopped once it passes the nodes
-    // the record claims (seconds, where the whole e1 block would take minutes), and the part
+    // the record claims (seconds, where the whole h2 block would take minutes), and the part
     // is searched again from its start.
     let o = env.mh(&[
         "exhaust",
         "--piece",
         "rook",
         "--square",
-        "e1",
+        "h2",
         "--bits",
         "10",
         "--store",
