@@ -18,7 +18,7 @@
 #   --joblog FILE        GNU parallel's job log (default SHARD_DIR/RUN.joblog)
 #   --resume             continue a broken run: skip the shards the joblog lists as
 #                        succeeded, run the failed and missing ones
-#   --store PATH         main store, merged into at the end [MH_STORE, default results/best.json]
+#   --store PATH         main store, merged into at the end [MH_STORE, default results/mine.json]
 #   --shard-dir DIR      shard stores, joblog, markers [MH_SHARD_DIR, default results/shards]
 #   --time, --seed       hunt: time per shard (default 1h); task i uses seed BASE*1000+i (default 1)
 #   --method M           prove: auto, sat or exhaust [MH_METHOD, default auto]; SAT needs
@@ -56,7 +56,7 @@ esac
 
 piece=${MH_PIECE:-} square=${MH_SQUARE:-} bits=${MH_BITS:-} n=${MH_SHARDS:-}
 time=${MH_TIME:-1h} base=${MH_SEED:-1} threads=${MH_THREADS:-} method=${MH_METHOD:-auto}
-store=${MH_STORE:-results/best.json} shard_dir=${MH_SHARD_DIR:-results/shards}
+store=${MH_STORE:-results/mine.json} shard_dir=${MH_SHARD_DIR:-results/shards}
 logins=() jobs=1 joblog="" resume=() task_bits=${MH_TASK_BITS:-} order=${MH_ORDER:-}
 while (($#)); do
   case $1 in

@@ -181,11 +181,15 @@ target=(--piece bishop --square d8 --bits 4 --shards 4 --threads 1)
 
 echo "== Slurm: exhaust through sbatch directly, parts 1-3 only"
 cd "$T/slurm-run"
+# Each run folder holds a results/best.json, as a checkout does (the shipped store): the
+# scripts merge into results/mine.json unless told otherwise, and never touch it.
+shipped() { mkdir -p results && cp "$root/results/best.json" results/best.json; }
+shipped
 a=$(sbatch --parsable --array=1-3 "$root/scripts/slurm/exhaust.sbatch" "${target[@]}")
 m=$(sbatch --parsable --dependency="afterok:$a" "$root/scripts/slurm/exhaust.sbatch" --merge "${target[@]}")
 wait_queue
 check "sbatch array 1-3 completed" completed "$a"
-check "merge after 3 of 4 parts: parts 1-3, no proof" store_has results/best.json 1,2,3 no
+check "merge after 3 of 4 parts: parts 1-3, no proof" store_has results/mine.json 1,2,3 no
 before=$(sums results/shards/exhaust-*.json)
 
 echo "== Slurm: submit.sh exhaust, all 4 parts"
@@ -195,29 +199,32 @@ read -r a m < <(awk '{print $4, $8}' <<<"$out")
 wait_queue
 check "submit.sh array and merge completed" completed "$a"
 check "merge job completed" completed "$m"
-check "merged store holds the proof and parts 1-4" store_has results/best.json 1,2,3,4 yes
+check "merged store holds the proof and parts 1-4" store_has results/mine.json 1,2,3,4 yes
 check "parts 1-3 were not redone" diff <(echo "$before") <(sums results/shards/exhaust-*-{1,2,3}of4.json)
 
 echo "== Slurm: submit.sh prove, SAT in 4 cubes"
 "$root/scripts/slurm/submit.sh" prove --piece bishop --square a2 --bits 3 --shards 4 --method sat --threads 1
 wait_queue
 check "4 part stores and their certificates" test "$(ls results/shards/proofs/bishop-a2-3-*of4.lrat.gz | wc -l)" -eq 4
-check "merged store proves bishop a2 at 3 bits, certificates beside it check" proven results/best.json a2 3
+check "merged store proves bishop a2 at 3 bits, certificates beside it check" proven results/mine.json a2 3
 
 echo "== Slurm: submit.sh hunt, 2 tasks, then again"
 before=$(sums results/shards/exhaust-*.json)
 "$root/scripts/slurm/submit.sh" hunt --tasks 2 --time 2s --seed 7 --threads 1
 wait_queue
 check "hunt shards have their markers" test -e results/shards/hunt-s7-1.json.done -a -e results/shards/hunt-s7-2.json.done
-check "hunt merge kept the proof" store_has results/best.json 1,2,3,4 yes
+check "hunt merge kept the proof" store_has results/mine.json 1,2,3,4 yes
 "$root/scripts/slurm/submit.sh" hunt --tasks 2 --time 2s --seed 7 --threads 1
 "$root/scripts/slurm/submit.sh" exhaust "${target[@]}"
 wait_queue
 check "hunt re-run skipped both shards" test "$(cat results/shards/logs/magichunt-hunt-*_* | grep -c 'already done')" -eq 2
 check "exhaust re-run changed no part store" diff <(echo "$before") <(sums results/shards/exhaust-*.json)
 
+check "the Slurm runs left results/best.json as it was" cmp -s results/best.json "$root/results/best.json"
+
 echo "== GNU parallel: exhaust on localhost, shard 3 fails once"
 cd "$T/parallel-run"
+shipped
 echo : >hosts
 cat >flaky <<EOF
 #!/usr/bin/env bash
@@ -229,11 +236,11 @@ EOF
 chmod +x flaky
 par=("$root/scripts/parallel.sh" exhaust "${target[@]}" --sshloginfile hosts --jobs 2 --joblog run.joblog)
 check "broken run exits non-zero" bash -c '! MAGICHUNT=./flaky "$@"' _ "${par[@]}"
-check "broken run: parts 1,2,4, no proof" store_has results/best.json 1,2,4 no
+check "broken run: parts 1,2,4, no proof" store_has results/mine.json 1,2,4 no
 before=$(sums results/shards/*.json)
 MAGICHUNT=$T/parallel-run/flaky "${par[@]}" --resume
 check "--resume ran only shard 3" test "$(wc -l <run.joblog)" -eq 6
-check "resumed run: proof and parts 1-4" store_has results/best.json 1,2,3,4 yes
+check "resumed run: proof and parts 1-4" store_has results/mine.json 1,2,3,4 yes
 check "parts 1,2,4 were not redone" diff <(grep -v 3of4 <<<"$before") <(sums results/shards/*-{1,2,4}of4.json)
 before=$(sums results/shards/*.json)
 "${par[@]}" --resume
@@ -243,7 +250,7 @@ check "re-run without --resume changed no part store" diff <(echo "$before") <(s
 
 echo "== GNU parallel: prove (method auto: SAT for a bishop) in 2 cubes"
 "$root/scripts/parallel.sh" prove --piece bishop --square b2 --bits 3 --shards 2 --sshloginfile hosts --jobs 2
-check "merged store proves bishop b2 at 3 bits, certificates beside it check" proven results/best.json b2 3
+check "merged store proves bishop b2 at 3 bits, certificates beside it check" proven results/mine.json b2 3
 
 echo "== GNU parallel: exhaust --order high reaches every part; prove refuses it"
 "$root/scripts/parallel.sh" exhaust --piece bishop --square e8 --bits 4 --shards 2 --threads 1 --order high --sshloginfile hosts --jobs 2 --store high.json
@@ -255,7 +262,8 @@ hunt=("$root/scripts/parallel.sh" hunt --tasks 2 --time 2s --seed 9 --threads 1 
 "${hunt[@]}"
 check "hunt shards have their markers" test -e results/shards/hunt-s9-1.json.done -a -e results/shards/hunt-s9-2.json.done
 check "hunt re-run skipped both shards" test "$("${hunt[@]}" | grep -c 'already done')" -eq 2
-check "store still holds the proof" store_has results/best.json 1,2,3,4 yes
+check "store still holds the proof" store_has results/mine.json 1,2,3,4 yes
+check "the parallel runs left results/best.json as it was" cmp -s results/best.json "$root/results/best.json"
 
 echo "cluster: $passed passed, $failed failed"
 ((failed == 0))
