@@ -158,8 +158,9 @@ fn the_readme_picture_is_the_shipped_store() {
         .expect("docs/board.svg (MAGICHUNT_BLESS=1 writes it)");
     assert!(
         drawn == shipped,
-        "docs/board.svg is not the shipped store's picture: run \
-         magichunt compare --store results/best.json --svg docs/board.svg"
+        "docs/board.svg is not the shipped store's picture (as a fresh checkout, with no audit \
+         cache, draws it): run MAGICHUNT_BLESS=1 cargo test --release --test integration \
+         the_readme_picture"
     );
     // What it shows is the text's: the proven-optimal count of the summary (checked proofs
     // only, as this fresh checkout with no cache of checks counts them) is the legend's.
