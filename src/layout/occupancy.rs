@@ -27,6 +27,8 @@ pub struct Shape {
     probe: Vec<u32>,
     /// Highest index plus one.
     span: u32,
+    /// The indices as bits, 64 to a word: placing writes a word at a time.
+    bits: Vec<u64>,
 }
 
 impl Shape {
@@ -53,7 +55,16 @@ impl Shape {
         let step = spread(n);
         let probe = (0..n).map(|k| slots[(k * step) % n]).collect();
         let span = slots[n - 1] + 1;
-        Shape { slots, probe, span }
+        let mut bits = vec![0u64; (span as usize).div_ceil(64)];
+        for &i in &slots {
+            bits[i as usize / 64] |= 1 << (i % 64);
+        }
+        Shape {
+            slots,
+            probe,
+            span,
+            bits,
+        }
     }
 
     /// Highest index plus one.
@@ -138,14 +149,19 @@ impl Occupancy {
         if self.words.len() < need {
             self.words.resize(need, 0);
         }
-        // One test for the whole shape, after the writes: the slots are distinct, so a slot
-        // taken before is one whose bit was already set when the shape wrote it.
+        // A word of the shape at a time, shifted to the base; one test for the whole shape
+        // after the writes: a slot taken before is one whose bit was already set.
+        let (w0, s) = (base as usize / 64, base % 64);
         let mut clash = 0u64;
-        for &i in &shape.slots {
-            let s = (base + i) as usize;
-            let bit = 1u64 << (s % 64);
-            clash |= self.words[s / 64] & bit;
-            self.words[s / 64] |= bit;
+        for (j, &b) in shape.bits.iter().enumerate() {
+            let lo = b << s;
+            clash |= self.words[w0 + j] & lo;
+            self.words[w0 + j] |= lo;
+            let hi = if s == 0 { 0 } else { b >> (64 - s) };
+            if hi != 0 {
+                clash |= self.words[w0 + j + 1] & hi;
+                self.words[w0 + j + 1] |= hi;
+            }
         }
         assert!(clash == 0, "a slot of the shape placed at {base} is taken");
         self.used += u64::from(shape.used());
@@ -335,5 +351,41 @@ mod tests {
             let used: u64 = placed.iter().map(|(s, _)| u64::from(s.used())).sum();
             assert_eq!(occ.used(), used);
         }
+    }
+
+    /// Placing a word at a time takes exactly the shape's slots at its base: every slot of
+    /// the array, taken or free, against the slots listed one by one.
+    #[test]
+    fn place_takes_exactly_the_shapes_slots() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        for round in 0..300 {
+            let mut occ = Occupancy::new();
+            let mut want = std::collections::BTreeSet::new();
+            for _ in 0..(1 + round % 9) {
+                let span = 1 + rng.next_u32() % 300;
+                let s = random_shape(&mut rng, span);
+                let b = occ.first_fit(&s, rng.next_u32() % 500, u64::MAX).unwrap();
+                occ.place(&s, b);
+                want.extend(s.slots.iter().map(|&i| b + i));
+            }
+            let end = want.last().map_or(0, |&e| e + 1);
+            assert_eq!(occ.end(), end, "round {round}");
+            for slot in 0..end + 130 {
+                assert_eq!(
+                    occ.taken(slot),
+                    want.contains(&slot),
+                    "round {round}, slot {slot}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "is taken")]
+    fn placing_over_a_taken_slot_panics() {
+        let mut occ = Occupancy::new();
+        let s = Shape::from_indices(vec![0, 3, 70]);
+        occ.place(&s, 5);
+        occ.place(&Shape::from_indices(vec![0]), 75);
     }
 }
