@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::file::{reader, KIND};
+use super::file::{is_gz, reader, KIND};
 use super::Pool;
 use crate::error::TableError;
 use crate::fs::input::Kind;
@@ -71,6 +71,14 @@ impl PoolsMerged {
     }
 }
 
+/// Whether `merge` takes `path` as a pool: a `.gz` file (only pools are kept compressed, so
+/// the pool merge says what is wrong with one that does not read as a pool: not gzip, past
+/// the size cap, not a pool) or a file that reads as one ([`is_pool_file`]).
+#[must_use]
+pub fn is_pool_input(path: &Path) -> bool {
+    is_gz(path) || is_pool_file(path)
+}
+
 /// Whether `path` holds a pool file (`"kind": "pool"`, gzip-compressed or not), read
 /// streaming. A file that cannot be read or parsed is not a pool here: the store merge
 /// reports it.
@@ -124,7 +132,7 @@ pub fn merge_files(
     let mut merged: Option<Pool> = None;
     let mut magics = 0;
     for (path, real) in &paths {
-        if !is_pool_file(real) {
+        if !is_pool_input(real) {
             return Err(PoolMergeError::NotAPool(path.clone()));
         }
         let pool = Pool::read(real).map_err(input(path))?;

@@ -10,7 +10,7 @@ use crate::fs::input::Kind;
 use crate::fs::lock::{LockError, StoreLock};
 use crate::fs::output::{OutputError, Writes};
 use crate::fs::real_path;
-use crate::pool::merge::{is_pool_file, merge_files, PoolMergeError, PoolsMerged};
+use crate::pool::merge::{is_pool_input, merge_files, PoolMergeError, PoolsMerged};
 use crate::progress::Progress;
 use crate::prove::certificate::{named, store_dir};
 use crate::prove::{certificate_dir, copy_certificates, ProveError};
@@ -151,7 +151,7 @@ pub fn merge(cfg: &MergeConfig, progress: &mut dyn Progress) -> Result<Merged, M
             Err(_) => return Err(MergeError::Missing(path.clone())),
         }
     }
-    if cfg.inputs.first().is_some_and(|p| is_pool_file(p)) {
+    if cfg.inputs.first().is_some_and(|p| is_pool_input(p)) {
         if cfg.shipped {
             return Err(MergeError::ShippedWithPools);
         }
