@@ -688,7 +688,7 @@ fn hostile_certificate(
         3 => (Hostile::Folder, "folder"),
         4 => {
             // A bomb: one line of 8 to 40 MiB, unpacking from a few kilobytes.
-            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
             gz.write_all(b"99999 ").unwrap();
             let chunk = b"1 ".repeat(1 << 20);
             for _ in 0..(4 + pick(rng, 16)) {
@@ -848,7 +848,7 @@ fn certificates_and_pools_under_random_mutation() {
             2 => (Hostile::Folder, "folder"),
             _ if n == 7 => {
                 // A bomb of blanks past the 256 MiB cap (one: it takes a second each time).
-                let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
                 let blanks = vec![b' '; 1 << 20];
                 for _ in 0..260 {
                     g.write_all(&blanks).unwrap();
@@ -858,7 +858,7 @@ fn certificates_and_pools_under_random_mutation() {
             }
             _ if n == 8 => {
                 // A bomb of values under the size cap: 50 million zeros, 1.6 GB parsed.
-                let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
                 g.write_all(br#"{"version": 1, "kind": "pool", "entries": ["#)
                     .unwrap();
                 let zeros = b"0,".repeat(1 << 20);
@@ -904,7 +904,10 @@ fn certificates_and_pools_under_random_mutation() {
         if matches!(kind, "fifo" | "dev-zero" | "folder" | "bomb") {
             assert!(read.is_err(), "{kind} read as a pool");
         }
-        if first_few || n % 60 == 0 {
+        // Through the binary: the first few of each kind, and a spread of the rest; the
+        // bombs (each seconds for every command) go through pack, verify and merge in
+        // `trust_inputs::bombs_are_refused_in_bounded_memory`.
+        if kind != "bomb" && (first_few || n % 60 == 0) {
             pool_binary += 1;
             let p = path.file_name().unwrap().to_str().unwrap().to_string();
             for args in [
