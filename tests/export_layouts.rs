@@ -224,8 +224,8 @@ fn the_rust_export_of_every_layout_builds_without_std() {
     for layout in [
         vec!["--store", FIXTURE],
         vec!["--store", FIXTURE, "--layout", "tight"],
-        vec!["--store", FIXTURE, "--layout", "packed"],
-        vec!["--store", FIXTURE, "--layout", "indexed"],
+        vec!["--packed", common::fixture_table_file(Layout::Packed)],
+        vec!["--packed", common::fixture_table_file(Layout::Indexed)],
         vec!["--packed", "results/packed-pool.json"],
         vec!["--packed", "results/packed-indexed.json"],
     ] {

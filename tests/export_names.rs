@@ -121,15 +121,21 @@ fn engine_dir(out: &str, args: &[&str]) -> tempfile::TempDir {
     dir
 }
 
-/// The exports the engines are built against: the fixture in each layout (packed by the
-/// packer), and our shipped packed table.
+/// The exports the engines are built against: the fixture in each layout (packed and
+/// indexed by the library's packer, read by `--packed`: the same lines as `--layout packed`
+/// but for the header), and our shipped packed table.
 fn variants() -> Vec<Vec<&'static str>> {
-    let mut v: Vec<Vec<&str>> = Layout::ALL
+    Layout::ALL
         .into_iter()
-        .map(|l| vec!["--store", FIXTURE, "--layout", l.name()])
-        .collect();
-    v.push(vec!["--packed", OUR_PACKED]);
-    v
+        .map(|l| {
+            if l.shared() {
+                vec!["--packed", common::fixture_table_file(l)]
+            } else {
+                vec!["--store", FIXTURE, "--layout", l.name()]
+            }
+        })
+        .chain([vec!["--packed", OUR_PACKED]])
+        .collect()
 }
 
 /// What an engine example prints: every lookup, none wrong, and the size of the table it
@@ -178,17 +184,10 @@ fn one_rust_engine_builds_against_every_layout_and_black_magics() {
     let Some(rustc) = tool("RUSTC", "rustc") else {
         return;
     };
-    // Every layout of plain magics, and black magics packed (the other black layouts are
-    // built by tests/export_layouts.rs).
+    // Every layout of plain magics, and black magics packed: the published black table (the
+    // other black layouts are built by tests/export_layouts.rs).
     let mut runs = variants();
-    runs.push(vec![
-        "--store",
-        common::FIXTURE_BLACK,
-        "--formula",
-        "black",
-        "--layout",
-        "packed",
-    ]);
+    runs.push(vec!["--packed", common::BLACK_PACKED]);
     for args in runs {
         let mut all = vec!["--format", "rust"];
         all.extend(&args);

@@ -54,6 +54,31 @@ pub fn tables(layout: Layout, formula: Formula) -> &'static Tables {
     TABLES[k].get_or_init(|| Tables::build(fixture_of(formula).0, layout, formula).expect("builds"))
 }
 
+/// The fixture's plain tables in `layout` (packed or indexed: the library's packer, once per
+/// test binary) written as their JSON export, a table `export --packed` reads. Tests that
+/// build engines against such a table take it from here rather than run the packer in the
+/// binary once more for each export (20,000 annealing steps, seconds each time);
+/// `export_layouts::cli_layout_formula_and_packed_give_the_librarys_bytes` checks that the
+/// binary's `--layout packed` gives the library's bytes.
+pub fn fixture_table_file(layout: Layout) -> &'static str {
+    static FILES: [OnceLock<String>; 4] = [const { OnceLock::new() }; 4];
+    FILES[layout as usize].get_or_init(|| {
+        assert!(layout.shared(), "{layout:?} is not one shared table");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let path = dir.join(format!("fixture-{}.json", layout.name()));
+        // Written beside and renamed: test binaries run at once write the same bytes.
+        let tmp = tempfile::NamedTempFile::new_in(dir).unwrap();
+        let json = render_tables(
+            Format::Json,
+            tables(layout, Formula::Plain),
+            &Options::default(),
+        );
+        std::fs::write(tmp.path(), json).unwrap();
+        tmp.persist(&path).unwrap();
+        path.to_str().unwrap().to_string()
+    })
+}
+
 /// The fixture's plain tables at 2^bits or tight.
 pub fn layout(tight: bool) -> &'static Tables {
     tables(
