@@ -32,10 +32,12 @@ fn shifted(t: Target, up: u32, bits: u32) -> Instance {
 }
 
 /// (a) Every model's magic, enumerated with blocking clauses, is exactly the set `exhaust`
-/// finds, on small periods; and on bishop d8 at 5 bits over its whole period 2^26.
+/// finds, on small periods; and on bishop d8 at 5 bits over its whole period 2^26. (Bishop c8
+/// moved up 12 is taken at 4 bits, where it has none: at 5 bits its 24,654 models took 10 of
+/// the test's 34 seconds.)
 #[test]
 fn models_are_exactly_the_magics_exhaust_finds() {
-    let mut cases: Vec<Instance> = [("d8", 11, 4), ("d8", 11, 5), ("e8", 10, 5), ("c8", 12, 5)]
+    let mut cases: Vec<Instance> = [("d8", 11, 4), ("d8", 11, 5), ("e8", 10, 5), ("c8", 12, 4)]
         .iter()
         .map(|&(sq, up, bits)| shifted(target(Piece::Bishop, sq), up, bits))
         .collect();
