@@ -159,14 +159,10 @@ fn a_sat_part_whose_certificate_is_not_there_does_not_settle_prove() {
     refuted(&store);
 }
 
-#[test]
-fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
-    let env = Env::new();
-    let store = env.shipped();
-    // The finished search of rook a2 at 10 bits, relabelled as the open rook h2 at 10.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text_a2 = fs::read_to_string(root.join("results/campaign/rook-a2-10.json")).unwrap();
-    let mut v: Value = serde_json::from_str(&text_a2).unwrap();
+/// The finished search of rook a2 at 10 bits relabelled as the open rook h2 at 10, its
+/// table emptied, with each block's nodes (and so the part's) divided by `shrink`: a claim its
+/// residue fits, false whatever `shrink` is.
+fn relabelled_a2(shrink: u64) -> Value {
     fn relabel(v: &mut Value) {
         match v {
             Value::Object(o) => {
@@ -182,35 +178,41 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
             _ => {}
         }
     }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text_a2 = fs::read_to_string(root.join("results/campaign/rook-a2-10.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text_a2).unwrap();
     relabel(&mut v);
     v["entries"] = json!([]);
-    // Each block's nodes (and so the part's) claimed a thousand times smaller than a2's, so
-    // that the re-run below passes them in a second, not the half minute h2's blocks take to
-    // reach a2's counts; the claim is as false either way.
     let part = &mut v["exhaust"][0]["parts"][0];
-    let blocks: Vec<Value> = part["residue"]["blocks"]
+    let nodes_of = |b: &str| -> (String, u64) {
+        let (digest, nodes) = b.split_once(':').unwrap();
+        (digest.to_string(), nodes.parse().unwrap())
+    };
+    let blocks: Vec<(String, u64)> = part["residue"]["blocks"]
         .as_array()
         .unwrap()
         .iter()
         .map(|b| {
-            let (digest, nodes) = b.as_str().unwrap().split_once(':').unwrap();
-            json!(format!("{digest}:{}", nodes.parse::<u64>().unwrap() / 1000))
+            let (digest, nodes) = nodes_of(b.as_str().unwrap());
+            (digest, nodes / shrink)
         })
         .collect();
-    let nodes: u64 = blocks
+    part["nodes"] = json!(blocks.iter().map(|b| b.1).sum::<u64>());
+    part["residue"]["blocks"] = json!(blocks
         .iter()
-        .map(|b| {
-            b.as_str()
-                .unwrap()
-                .split_once(':')
-                .unwrap()
-                .1
-                .parse::<u64>()
-                .unwrap()
-        })
-        .sum();
-    part["residue"]["blocks"] = json!(blocks);
-    part["nodes"] = json!(nodes);
+        .map(|(d, n)| format!("{d}:{n}"))
+        .collect::<Vec<_>>());
+    v
+}
+
+#[test]
+fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
+    let env = Env::new();
+    let store = env.shipped();
+    // Each block's nodes claimed a thousand times smaller than a2's, so that the re-run
+    // below passes them in a second, not the half minute h2's blocks take to reach a2's
+    // counts.
+    let v = relabelled_a2(1000);
     let forged = env.path("forged.json");
     write_json(&forged, &v);
     // Admitted as a claim (its residue fits; only re-running a block shows it false), and
@@ -294,6 +296,43 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("proven impossible"), "{}", text(&o));
+}
+
+/// `exhaust --time` bounds the re-run of a claimed part's blocks too: out of time before the
+/// re-run decides, it exits 1 and leaves the store as it was (before: the re-run ran to its
+/// end, half a minute here, whatever the limit).
+#[test]
+fn a_time_limit_cuts_the_re_run_of_a_claim_and_changes_nothing() {
+    let env = Env::new();
+    let forged = env.path("forged.json");
+    write_json(&forged, &relabelled_a2(1));
+    let before = fs::read(&forged).unwrap();
+    let w = env.mh_watched(
+        &[
+            "exhaust",
+            "--piece",
+            "rook",
+            "--square",
+            "h2",
+            "--bits",
+            "10",
+            "--store",
+            "forged.json",
+            "--threads",
+            "1",
+            "--time",
+            "1s",
+        ],
+        LIMIT,
+    );
+    let o = &w.output;
+    assert_eq!(o.status.code(), Some(1), "{}", text(o));
+    assert!(
+        stdout(o).contains("the time ran out while its record was re-run; nothing changed"),
+        "{}",
+        text(o)
+    );
+    assert_eq!(fs::read(&forged).unwrap(), before, "the store changed");
 }
 
 // Class 2: every file a command reads is an input to the output guard.

@@ -153,6 +153,7 @@ pub(super) fn part_outcome(outcome: &PartOutcome) -> Outcome {
         PartOutcome::Interrupted { .. } => Outcome::Interrupted,
         PartOutcome::Ran(r) if r.ending == Ending::Stopped => Outcome::Interrupted,
         PartOutcome::Ran(r) if r.ending == Ending::TimeUp => Outcome::Failure,
+        PartOutcome::OutOfTime { .. } => Outcome::Failure,
         _ => Outcome::Success,
     }
 }

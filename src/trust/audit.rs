@@ -6,6 +6,7 @@
 //! see `docs/trust.md` for what was measured).
 
 use std::fmt;
+use std::time::Instant;
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -18,6 +19,27 @@ use crate::table::wire::PartWire;
 use crate::table::Exhaust;
 
 use super::Cache;
+
+/// What cuts a re-run short: Ctrl-C (`stop`), or the deadline of the command that asked for
+/// it (`exhaust --time`, which re-runs a claimed part's blocks before it searches).
+#[derive(Clone, Copy, Debug)]
+pub struct Halt<'a> {
+    /// Set by Ctrl-C.
+    pub stop: &'a Stop,
+    /// When the command's time runs out, if it has a limit.
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Halt<'a> {
+    /// Only Ctrl-C: no deadline.
+    #[must_use]
+    pub fn on(stop: &'a Stop) -> Halt<'a> {
+        Halt {
+            stop,
+            deadline: None,
+        }
+    }
+}
 
 /// What re-running one block gave.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -79,7 +101,7 @@ pub fn sample(count: u64, n: u64, seed: u64) -> Vec<u64> {
 }
 
 /// Re-runs block `b` of the part whose residue is `residue` (its search and plan) on
-/// `threads` threads; `None` when `stop` cut it short. A re-run that passes the block's
+/// `threads` threads; `None` when `halt` cut it short (Ctrl-C, or its deadline passed). A re-run that passes the block's
 /// recorded node count is stopped there ([`Rerun::Overran`]): a forged record that claims
 /// little costs little to refute.
 ///
@@ -93,9 +115,15 @@ pub fn rerun_block(
     residue: &Residue,
     b: u64,
     threads: usize,
-    stop: &Stop,
+    halt: Halt<'_>,
 ) -> std::io::Result<Option<BlockRun>> {
     let recorded = residue.blocks[usize::try_from(b).expect("a block index")];
+    let time_limit = halt
+        .deadline
+        .map(|d| d.saturating_duration_since(Instant::now()));
+    if time_limit.is_some_and(|t| t.is_zero()) {
+        return Ok(None);
+    }
     let positions = residue.positions(b);
     let mut state = PartState {
         done: positions.start,
@@ -104,7 +132,7 @@ pub fn rerun_block(
     };
     let cfg = RunConfig {
         threads,
-        time_limit: None,
+        time_limit,
         report: REPORT,
         until: Some(positions.end),
         node_limit: Some(recorded.nodes),
@@ -115,7 +143,7 @@ pub fn rerun_block(
         residue.search.shard,
         &mut state,
         &cfg,
-        stop,
+        halt.stop,
         |_, p| seen = p.nodes_seen,
     )?;
     let got = match ending {
@@ -149,7 +177,8 @@ pub enum PartAudit {
         /// Blocks in the part's residue.
         blocks: usize,
     },
-    /// Every block re-run matched (an empty list when Ctrl-C came first).
+    /// Every block re-run matched; fewer than were drawn when Ctrl-C or the deadline came
+    /// first.
     Matched {
         /// The blocks re-run, in order.
         matched: Vec<u64>,
@@ -172,7 +201,7 @@ pub fn audit_part(
     n: u64,
     seed: u64,
     threads: usize,
-    stop: &Stop,
+    halt: Halt<'_>,
     cache: &mut Cache,
 ) -> std::io::Result<PartAudit> {
     let (plan, residue) = match super::part_residue(x, part) {
@@ -191,7 +220,7 @@ pub fn audit_part(
     );
     let mut matched = Vec::new();
     for &b in &drawn {
-        match rerun_block(&plan, &residue, b, threads, stop)? {
+        match rerun_block(&plan, &residue, b, threads, halt)? {
             None => break,
             Some(run) if run.matches() => matched.push(b),
             Some(run) => {
@@ -210,11 +239,23 @@ pub fn audit_part(
     })
 }
 
+/// What [`done_part_stands`] found of a part recorded done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// Checked by this build, or its blocks re-run to their record: it may be skipped.
+    Stands,
+    /// A block did not re-run to its record, or nothing can be re-run: search it again.
+    SearchAgain,
+    /// Ctrl-C or the deadline came before the re-run decided: nothing is known yet.
+    CutShort,
+}
+
 /// Whether a part of `x` that the store `name` records as done may be skipped (what `exhaust`
 /// asks before it searches a part): only when this build checked it (searched here, or
 /// audited). One only claimed has two of its blocks re-run first, as `magichunt audit` does
-/// (said on stderr): it stands when they match; when one does not, or it has no residue to
-/// re-run, it must be searched again. A claim never makes the search be skipped unchecked.
+/// (said on stderr), within `halt`: it stands when they match; when one does not, or it has
+/// no residue to re-run, it must be searched again. A claim never makes the search be skipped
+/// unchecked.
 ///
 /// # Errors
 /// When a worker thread of the re-run cannot be started.
@@ -223,11 +264,11 @@ pub fn done_part_stands(
     p: &PartWire,
     name: &str,
     threads: usize,
-    stop: &Stop,
+    halt: Halt<'_>,
     cache: &mut Cache,
-) -> std::io::Result<bool> {
+) -> std::io::Result<Standing> {
     if super::part_checked(x, p, cache) {
-        return Ok(true);
+        return Ok(Standing::Stands);
     }
     let what = format!(
         "part {}/{} of {} at {} bits",
@@ -237,7 +278,7 @@ pub fn done_part_stands(
         crate::say!(
             "note: {what} is recorded done in {name} without a residue (written before parts carried evidence): only claimed, and nothing can check it, so it is searched again"
         );
-        return Ok(false);
+        return Ok(Standing::SearchAgain);
     }
     crate::say!(
         "note: {what} is recorded done in {name}, but was not searched here nor audited (only claimed): re-running 2 of its blocks first, as `magichunt audit` does"
@@ -245,7 +286,7 @@ pub fn done_part_stands(
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64);
-    let audit = audit_part(x, p, 2, seed, threads, stop, cache)?;
+    let audit = audit_part(x, p, 2, seed, threads, halt, cache)?;
     cache.save();
     Ok(match audit {
         PartAudit::Matched { matched, drawn, .. } if matched.len() == drawn => {
@@ -257,9 +298,9 @@ pub fn done_part_stands(
                     .collect::<Vec<_>>()
                     .join(" and ")
             );
-            true
+            Standing::Stands
         }
-        PartAudit::Matched { .. } => false,
+        PartAudit::Matched { .. } => Standing::CutShort,
         PartAudit::Wrong { run, blocks } => {
             crate::say!(
                 "note: block {} of {blocks} does not re-run to its record (recorded {}, re-run {}): the record is false; searching the part again",
@@ -267,13 +308,13 @@ pub fn done_part_stands(
                 run.recorded,
                 run.got
             );
-            false
+            Standing::SearchAgain
         }
         PartAudit::Unfit(why) => {
             crate::say!("note: its record does not hold together ({why}); searching it again");
-            false
+            Standing::SearchAgain
         }
-        PartAudit::NoResidue => false,
+        PartAudit::NoResidue => Standing::SearchAgain,
     })
 }
 
@@ -312,11 +353,13 @@ mod tests {
             r.push(j, &TaskResult { task, tally });
         }
         let b = 3;
-        let run = rerun_block(&plan, &r, b, 2, &Stop::new()).unwrap().unwrap();
+        let run = rerun_block(&plan, &r, b, 2, Halt::on(&Stop::new()))
+            .unwrap()
+            .unwrap();
         assert!(run.matches(), "{run:?}");
         let mut forged = r.clone();
         forged.blocks[3].digest ^= 1;
-        let run = rerun_block(&plan, &forged, b, 1, &Stop::new())
+        let run = rerun_block(&plan, &forged, b, 1, Halt::on(&Stop::new()))
             .unwrap()
             .unwrap();
         assert!(!run.matches());
@@ -336,7 +379,7 @@ mod tests {
         let mut small = r.clone();
         let whole = small.blocks[3].nodes;
         small.blocks[3].nodes = tasks[..4].iter().sum();
-        let run = rerun_block(&plan, &small, b, 1, &Stop::new())
+        let run = rerun_block(&plan, &small, b, 1, Halt::on(&Stop::new()))
             .unwrap()
             .unwrap();
         assert!(!run.matches());

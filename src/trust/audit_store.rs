@@ -201,7 +201,15 @@ fn audit_part(
     };
     let t0 = Instant::now();
     Ok(Some(
-        match super::audit::audit_part(x, part, cfg.sample, cfg.seed, cfg.threads, stop, cache)? {
+        match super::audit::audit_part(
+            x,
+            part,
+            cfg.sample,
+            cfg.seed,
+            cfg.threads,
+            super::audit::Halt::on(stop),
+            cache,
+        )? {
             PartAudit::Unfit(why) => item(exhaustive(0, Vec::new(), 0, None), Failed, Some(why), None),
             PartAudit::NoResidue => item(
                 exhaustive(0, Vec::new(), 0, None),

@@ -42,6 +42,7 @@ use crate::progress::{Pace, Progress};
 use crate::question::{Formula, Question};
 use crate::store::Store;
 use crate::timefmt::format_duration;
+use crate::trust::audit::{Halt, Standing};
 
 pub use error::PartError;
 pub use found::{add_found, tightest, Added, FoundConfig};
@@ -146,21 +147,33 @@ pub fn run_part(
     let plan = plan(&store, cfg, &name)?;
     let begun = store.exhaust(q.target, q.bits, shard.count);
     let mut part = begun.and_then(|x| x.parts.get(&shard.index)).cloned();
+    // `--time` counts from here: a claimed part's re-run below spends it too.
+    let deadline = cfg.time.and_then(|t| Instant::now().checked_add(t));
     if let (Some(x), Some(p)) = (begun, part.as_ref().filter(|p| p.done)) {
         // A part done counts once this build checked it; one only claimed has blocks of it
         // re-run first ([`crate::trust::audit::done_part_stands`]).
-        if cfg.recheck
-            || !crate::trust::audit::done_part_stands(x, p, &name, cfg.threads, stop, &mut cache)
-                .map_err(PartError::Threads)?
-        {
-            // Search the part again from its start; the record is replaced when done.
-            part = None;
+        let standing = if cfg.recheck {
+            Standing::SearchAgain
         } else {
-            return Ok(PartOutcome::Done {
-                question: q,
-                shard,
-                whole: x.complete().then(|| record::whole_of(x)),
-            });
+            let halt = Halt { stop, deadline };
+            crate::trust::audit::done_part_stands(x, p, &name, cfg.threads, halt, &mut cache)
+                .map_err(PartError::Threads)?
+        };
+        match standing {
+            Standing::Stands => {
+                return Ok(PartOutcome::Done {
+                    question: q,
+                    shard,
+                    whole: x.complete().then(|| record::whole_of(x)),
+                })
+            }
+            // Search the part again from its start; the record is replaced when done.
+            Standing::SearchAgain => part = None,
+            // Nothing decided, nothing changed: the record stays as it was.
+            Standing::CutShort if stop.signalled() => {
+                return Ok(PartOutcome::Interrupted { question: q, shard })
+            }
+            Standing::CutShort => return Ok(PartOutcome::OutOfTime { question: q, shard }),
         }
         if stop.signalled() {
             return Ok(PartOutcome::Interrupted { question: q, shard });
@@ -173,7 +186,10 @@ pub fn run_part(
         ));
     }
     let start_done = state.done;
-    let (ending, last) = search(cfg, &plan, &mut store, &lock, &mut state, stop, progress)?;
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let (ending, last) = search(
+        cfg, left, &plan, &mut store, &lock, &mut state, stop, progress,
+    )?;
     let finished = ending == Ending::Finished;
     record(&mut store, &plan, q, shard, &state, finished);
     // The best magic found is offered to the store's table at every checkpoint and here,
@@ -299,11 +315,13 @@ fn plan(store: &Store, cfg: &PartConfig, name: &str) -> Result<Plan, PartError> 
     })
 }
 
-/// Searches the part's tasks from `state`, saving a checkpoint into `store` (at `path`) at
-/// least every [`CHECKPOINT`]; the status goes to `progress`. Returns how it ended and the
-/// last figures of the run.
+/// Searches the part's tasks from `state` for at most `time` (what is left of `--time`),
+/// saving a checkpoint into `store` (at `path`) at least every [`CHECKPOINT`]; the status goes
+/// to `progress`. Returns how it ended and the last figures of the run.
+#[allow(clippy::too_many_arguments)]
 fn search(
     cfg: &PartConfig,
+    time: Option<Duration>,
     plan: &Plan,
     store: &mut Store,
     lock: &StoreLock,
@@ -324,7 +342,7 @@ fn search(
     ));
     let run_cfg = RunConfig {
         threads: cfg.threads,
-        time_limit: cfg.time,
+        time_limit: time,
         report: run::REPORT,
         until: None,
         node_limit: None,

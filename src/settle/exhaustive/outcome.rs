@@ -35,6 +35,14 @@ pub enum PartOutcome {
         /// The part.
         shard: Shard,
     },
+    /// The time limit ran out while a part recorded done (only claimed) had its blocks
+    /// re-run: nothing decided, nothing changed.
+    OutOfTime {
+        /// The question.
+        question: Question,
+        /// The part.
+        shard: Shard,
+    },
     /// The part ran, and its state is saved.
     Ran(PartRun),
 }
@@ -170,6 +178,10 @@ impl PartOutcome {
                 whole.as_ref().map_or_else(String::new, |w| w.render(*q))
             ),
             PartOutcome::Interrupted { .. } => String::new(),
+            PartOutcome::OutOfTime { question: q, shard } => format!(
+                "part {shard} of {} at {} bits: the time ran out while its record was re-run; nothing changed\n",
+                q.target, q.bits
+            ),
             PartOutcome::Ran(run) => run.render_text(),
         }
     }
