@@ -251,7 +251,12 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     // ... and the campaign still lists h2, saying why.
     let o = env.mh(&["prove", "--campaign", "--store", "best.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(stdout(&o).contains("rook h2 10 exhaust"), "{}", text(&o));
+    assert!(
+        stdout(&o).contains("rook h2 10 exhaust # open rook")
+            && stdout(&o).contains("; projected: 16.5 CPU-hours\n"),
+        "{}",
+        text(&o)
+    );
     assert!(text(&o).contains("magichunt audit"), "{}", text(&o));
     // The shipped proofs (checked here, or this build's own) still decide: e2 at 8 is not
     // listed (nor hunted at 8 bits, below).

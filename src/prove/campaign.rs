@@ -65,6 +65,13 @@ const FOLD_HOURS: [(&str, u32, f64); 6] = [
     ("h1", 11, 2357.0),
 ];
 
+/// What `q` is projected to cost `exhaust --order fold` in CPU-hours, when [`FOLD_HOURS`]
+/// lists it.
+#[must_use]
+pub fn fold_hours(q: Question) -> Option<f64> {
+    FOLD_HOURS.get(cost_rank(q)).map(|&(_, _, hours)| hours)
+}
+
 /// The place of `q` in [`FOLD_HOURS`], or past its end.
 fn cost_rank(q: Question) -> usize {
     FOLD_HOURS
@@ -154,5 +161,16 @@ mod tests {
             assert!(hours > 0.0);
             assert!(k == 0 || FOLD_HOURS[k - 1].2 <= hours, "sorted by cost");
         }
+    }
+
+    #[test]
+    fn a_measured_cost_is_known_for_a_listed_question_only() {
+        let rook = |s: &str, bits| Question {
+            target: Target::new(Piece::Rook, s.parse::<Square>().unwrap()),
+            bits,
+            formula: Formula::Plain,
+        };
+        assert_eq!(fold_hours(rook("h1", 11)), Some(2357.0));
+        assert_eq!(fold_hours(rook("h1", 10)), None);
     }
 }

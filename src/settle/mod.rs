@@ -284,13 +284,16 @@ pub fn open_questions(
         .collect())
 }
 
-/// The lines of `magichunt prove --campaign`: piece, square, bits, method, stage.
+/// The lines of `magichunt prove --campaign`: piece, square, bits, method, stage, and the
+/// projected cost where it was measured ([`crate::prove::campaign::fold_hours`]).
 #[must_use]
 pub fn render_open_questions(list: &[(Stage, Question, Method)]) -> String {
     list.iter()
         .map(|(stage, q, method)| {
+            let cost = crate::prove::campaign::fold_hours(*q)
+                .map_or_else(String::new, |h| format!("; projected: {h} CPU-hours"));
             format!(
-                "{} {} {} {method} # {}\n",
+                "{} {} {} {method} # {}{cost}\n",
                 q.target.piece,
                 q.target.square,
                 q.bits,
