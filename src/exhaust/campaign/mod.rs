@@ -15,6 +15,7 @@
 //! room's orders, parts and residues, so it lives above it.
 
 pub mod bench;
+pub mod cpu;
 pub mod estimate;
 pub mod found;
 pub mod projection;

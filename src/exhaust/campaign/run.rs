@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::cpu::ThreadClock;
 use super::found::Listing;
 use super::residue::{Residue, TaskResult};
 use super::shard::Shard;
@@ -19,7 +20,8 @@ pub struct PartState {
     pub done: u64,
     /// What they gave.
     pub tally: Tally,
-    /// Thread-seconds of work.
+    /// CPU-seconds of the worker threads ([`super::cpu`]: on Linux the time they were on a
+    /// CPU, so a run stopped or sharing its cores counts only what it ran).
     pub seconds: f64,
     /// The residue of the tasks searched, when the part keeps one (a part begun by a build
     /// without residues has none, and cannot start one halfway).
@@ -128,6 +130,8 @@ pub fn run_part(
     let halt = AtomicBool::new(false);
     let next = AtomicU64::new(state.done.min(end));
     let seen = AtomicU64::new(0);
+    // Nanoseconds the workers ran, credited to `state.seconds` at each report.
+    let cpu_ns = AtomicU64::new(0);
     let overran = AtomicBool::new(false);
     // Whether the workers keep the magics they find: while the part's list has room.
     let listing = AtomicBool::new(state.found.as_ref().is_some_and(|l| !l.full()));
@@ -135,7 +139,13 @@ pub fn run_part(
     let (tx, rx) = mpsc::channel::<Chunk>();
     let worker = |tx: mpsc::Sender<Chunk>| {
         let (halt, next, seen, overran, listing) = (&halt, &next, &seen, &overran, &listing);
+        let cpu_ns = &cpu_ns;
         move || {
+            let mut clock = ThreadClock::start();
+            let credit = |clock: &mut ThreadClock, last: bool| {
+                let ran = u64::try_from(clock.lap(last).as_nanos()).unwrap_or(u64::MAX);
+                cpu_ns.fetch_add(ran, Ordering::Relaxed);
+            };
             let mut searcher = Searcher::new(plan);
             let mut size = 1u64;
             while !halt.load(Ordering::Relaxed) {
@@ -204,6 +214,7 @@ pub fn run_part(
                     }
                 }
                 flush(&mut nodes);
+                credit(&mut clock, false);
                 let cut = chunk.done < chunk.len;
                 if tx.send(chunk).is_err() || cut {
                     break;
@@ -215,6 +226,8 @@ pub fn run_part(
                     size = (size / 2).max(1);
                 }
             }
+            // Before `tx` goes: the last report comes once every sender is gone.
+            credit(&mut clock, true);
         }
     };
     let ending = std::thread::scope(|scope| {
@@ -232,7 +245,6 @@ pub fn run_part(
         // Once a chunk was cut short, nothing after it may be credited.
         let mut blocked = false;
         let mut last_report = Instant::now();
-        let mut last_seconds = Instant::now();
         loop {
             let open = match rx.recv_timeout(TICK) {
                 Ok(c) => {
@@ -269,9 +281,8 @@ pub fn run_part(
             }
             if !open || last_report.elapsed() >= cfg.report {
                 #[allow(clippy::cast_precision_loss)]
-                let work = last_seconds.elapsed().as_secs_f64() * threads as f64;
-                state.seconds += work;
-                last_seconds = Instant::now();
+                let ran = cpu_ns.swap(0, Ordering::Relaxed) as f64 / 1e9;
+                state.seconds += ran;
                 last_report = Instant::now();
                 on_report(
                     state,

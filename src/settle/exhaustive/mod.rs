@@ -226,7 +226,7 @@ pub fn run_part(
     }
     if finished {
         progress.note(&format!(
-            "part {shard}: {} partial magics tested in {:.2} thread-seconds in all",
+            "part {shard}: {} partial magics tested in {:.2} CPU-seconds in all",
             state.tally.nodes, state.seconds
         ));
     }
