@@ -65,7 +65,7 @@ const FOLD_HOURS: [(&str, u32, f64); 6] = [
     ("h1", 11, 2357.0),
 ];
 
-/// What `q` is projected to cost `exhaust --order fold` in CPU-hours, when [`FOLD_HOURS`]
+/// What `q` is projected to cost `exhaust --order fold` in CPU-hours, when the cost table
 /// lists it.
 #[must_use]
 pub fn fold_hours(q: Question) -> Option<f64> {

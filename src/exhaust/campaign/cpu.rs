@@ -38,7 +38,7 @@ impl ThreadClock {
     }
 
     /// The time run since the last lap that returned one (CPU time, or wall time where the
-    /// CPU clock cannot be read), and zero when less than [`EVERY`] has passed, unless `last`
+    /// CPU clock cannot be read), and zero when less than 100 ms have passed, unless `last`
     /// (the thread is ending). Call it on the thread that started the clock.
     pub fn lap(&mut self, last: bool) -> Duration {
         let now = Instant::now();
