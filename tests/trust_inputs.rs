@@ -205,6 +205,25 @@ fn relabelled_a2(shrink: u64) -> Value {
     v
 }
 
+/// `exhaust` of rook h2 at 10 into `forged.json` on `threads` threads, for a second.
+fn exhaust_forged_h2(threads: &str) -> [&str; 13] {
+    [
+        "exhaust",
+        "--piece",
+        "rook",
+        "--square",
+        "h2",
+        "--bits",
+        "10",
+        "--store",
+        "forged.json",
+        "--threads",
+        threads,
+        "--time",
+        "1s",
+    ]
+}
+
 #[test]
 fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     let env = Env::new();
@@ -263,21 +282,7 @@ fn a_relabelled_campaign_part_merges_as_a_claim_and_steers_nothing() {
     assert!(!stdout(&o).contains("rook e2"), "{}", text(&o));
     // The claim skips no search: its first block re-run is stopped once it passes the nodes
     // the record claims, and the part is searched again from its start.
-    let o = env.mh(&[
-        "exhaust",
-        "--piece",
-        "rook",
-        "--square",
-        "h2",
-        "--bits",
-        "10",
-        "--store",
-        "forged.json",
-        "--threads",
-        "2",
-        "--time",
-        "1s",
-    ]);
+    let o = env.mh(&exhaust_forged_h2("2"));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("does not re-run to its record")
@@ -312,24 +317,7 @@ fn a_time_limit_cuts_the_re_run_of_a_claim_and_changes_nothing() {
     let forged = env.path("forged.json");
     write_json(&forged, &relabelled_a2(1));
     let before = fs::read(&forged).unwrap();
-    let w = env.mh_watched(
-        &[
-            "exhaust",
-            "--piece",
-            "rook",
-            "--square",
-            "h2",
-            "--bits",
-            "10",
-            "--store",
-            "forged.json",
-            "--threads",
-            "1",
-            "--time",
-            "1s",
-        ],
-        LIMIT,
-    );
+    let w = env.mh_watched(&exhaust_forged_h2("1"), LIMIT);
     let o = &w.output;
     assert_eq!(o.status.code(), Some(1), "{}", text(o));
     assert!(
