@@ -184,24 +184,20 @@ fn relabelled_a2(shrink: u64) -> Value {
     relabel(&mut v);
     v["entries"] = json!([]);
     let part = &mut v["exhaust"][0]["parts"][0];
-    let nodes_of = |b: &str| -> (String, u64) {
-        let (digest, nodes) = b.split_once(':').unwrap();
-        (digest.to_string(), nodes.parse().unwrap())
-    };
-    let blocks: Vec<(String, u64)> = part["residue"]["blocks"]
+    let mut total = 0;
+    let blocks: Vec<String> = part["residue"]["blocks"]
         .as_array()
         .unwrap()
         .iter()
         .map(|b| {
-            let (digest, nodes) = nodes_of(b.as_str().unwrap());
-            (digest, nodes / shrink)
+            let (digest, nodes) = b.as_str().unwrap().split_once(':').unwrap();
+            let nodes = nodes.parse::<u64>().unwrap() / shrink;
+            total += nodes;
+            format!("{digest}:{nodes}")
         })
         .collect();
-    part["nodes"] = json!(blocks.iter().map(|b| b.1).sum::<u64>());
-    part["residue"]["blocks"] = json!(blocks
-        .iter()
-        .map(|(d, n)| format!("{d}:{n}"))
-        .collect::<Vec<_>>());
+    part["residue"]["blocks"] = json!(blocks);
+    part["nodes"] = json!(total);
     v
 }
 

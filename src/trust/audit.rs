@@ -101,9 +101,9 @@ pub fn sample(count: u64, n: u64, seed: u64) -> Vec<u64> {
 }
 
 /// Re-runs block `b` of the part whose residue is `residue` (its search and plan) on
-/// `threads` threads; `None` when `halt` cut it short (Ctrl-C, or its deadline passed). A re-run that passes the block's
-/// recorded node count is stopped there ([`Rerun::Overran`]): a forged record that claims
-/// little costs little to refute.
+/// `threads` threads; `None` when `halt` cut it short (Ctrl-C, or its deadline passed). A
+/// re-run that passes the block's recorded node count is stopped there
+/// ([`Rerun::Overran`]): a forged record that claims little costs little to refute.
 ///
 /// # Errors
 /// When a worker thread cannot be started.
@@ -121,9 +121,6 @@ pub fn rerun_block(
     let time_limit = halt
         .deadline
         .map(|d| d.saturating_duration_since(Instant::now()));
-    if time_limit.is_some_and(|t| t.is_zero()) {
-        return Ok(None);
-    }
     let positions = residue.positions(b);
     let mut state = PartState {
         done: positions.start,

@@ -186,10 +186,12 @@ pub fn run_part(
         ));
     }
     let start_done = state.done;
-    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-    let (ending, last) = search(
-        cfg, left, &plan, &mut store, &lock, &mut state, stop, progress,
-    )?;
+    // What the re-run above left of `--time`.
+    let cfg = &PartConfig {
+        time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        ..cfg.clone()
+    };
+    let (ending, last) = search(cfg, &plan, &mut store, &lock, &mut state, stop, progress)?;
     let finished = ending == Ending::Finished;
     record(&mut store, &plan, q, shard, &state, finished);
     // The best magic found is offered to the store's table at every checkpoint and here,
@@ -315,13 +317,11 @@ fn plan(store: &Store, cfg: &PartConfig, name: &str) -> Result<Plan, PartError> 
     })
 }
 
-/// Searches the part's tasks from `state` for at most `time` (what is left of `--time`),
-/// saving a checkpoint into `store` (at `path`) at least every [`CHECKPOINT`]; the status goes
-/// to `progress`. Returns how it ended and the last figures of the run.
-#[allow(clippy::too_many_arguments)]
+/// Searches the part's tasks from `state` for at most `cfg.time`, saving a checkpoint into
+/// `store` (at `path`) at least every [`CHECKPOINT`]; the status goes to `progress`. Returns
+/// how it ended and the last figures of the run.
 fn search(
     cfg: &PartConfig,
-    time: Option<Duration>,
     plan: &Plan,
     store: &mut Store,
     lock: &StoreLock,
@@ -342,7 +342,7 @@ fn search(
     ));
     let run_cfg = RunConfig {
         threads: cfg.threads,
-        time_limit: time,
+        time_limit: cfg.time,
         report: run::REPORT,
         until: None,
         node_limit: None,
