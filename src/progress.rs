@@ -174,9 +174,21 @@ pub fn human(x: f64) -> String {
     }
 }
 
+/// A worker count for a status line: `1 thread`, `2 threads`.
+#[must_use]
+pub fn threads(n: usize) -> String {
+    format!("{n} thread{}", if n == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_thread_is_singular() {
+        assert_eq!(threads(1), "1 thread");
+        assert_eq!(threads(2), "2 threads");
+    }
 
     #[test]
     fn human_numbers() {

@@ -32,7 +32,7 @@ use crate::fs::lock::{LockError, StoreLock};
 use crate::interrupt::Stop;
 use crate::layout::Pattern;
 use crate::magic::Verified;
-use crate::progress::Progress;
+use crate::progress::{threads, Progress};
 use crate::question::Question;
 use crate::search::descend::descend;
 use crate::search::{
@@ -229,10 +229,10 @@ pub fn run(
         .map(|&q| (q, pool.members(q).first().map(|m| (m.footprint, m.slots))))
         .collect();
     progress.note(&format!(
-        "magichunt: hunting few-slot magics for {} question{} on {} threads, seed {} (--seed {} reproduces it), pool {} ({} magics, gap {}, {} per question)",
+        "magichunt: hunting few-slot magics for {} question{} on {}, seed {} (--seed {} reproduces it), pool {} ({} magics, gap {}, {} per question)",
         cfg.questions.len(),
         if cfg.questions.len() == 1 { "" } else { "s" },
-        cfg.threads,
+        threads(cfg.threads),
         cfg.seed,
         cfg.seed,
         cfg.pool.display(),

@@ -25,7 +25,7 @@ use crate::layout::{
 };
 use crate::locate::LocateError;
 use crate::magic::verify_question;
-use crate::progress::Progress;
+use crate::progress::{threads, Progress};
 use crate::question::{Formula, Question};
 use crate::size::kib;
 use crate::table::{Entry, Table};
@@ -650,10 +650,10 @@ fn refit_hunt(
     let hunt_start = Instant::now();
     let note = || {
         format!(
-            "{} (of at most {}) on {} threads, up to {} bits above each square's own, seed {}",
+            "{} (of at most {}) on {}, up to {} bits above each square's own, seed {}",
             format_duration(hunt_start.elapsed()),
             format_duration(limit),
-            cfg.threads,
+            threads(cfg.threads),
             cfg.spread,
             cfg.seed
         )

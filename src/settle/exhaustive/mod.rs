@@ -38,7 +38,7 @@ use crate::exhaust::{Order, Plan};
 use crate::fs::lock::StoreLock;
 use crate::fs::output::Writes;
 use crate::interrupt::Stop;
-use crate::progress::{Pace, Progress};
+use crate::progress::{threads, Pace, Progress};
 use crate::question::{Formula, Question};
 use crate::store::Store;
 use crate::timefmt::format_duration;
@@ -220,9 +220,9 @@ pub fn run_part(
         let secs = p.elapsed.as_secs_f64().max(1e-9);
         let rate = p.nodes_seen as f64 / secs / 1e6;
         progress.note(&format!(
-            "this run: {} partial magics tested in {secs:.1} s at {} threads ({rate:.2} M/s, {:.2} M/s per thread)",
+            "this run: {} partial magics tested in {secs:.1} s at {} ({rate:.2} M/s, {:.2} M/s per thread)",
             p.nodes_seen,
-            cfg.threads,
+            threads(cfg.threads),
             rate / cfg.threads as f64
         ));
     }
@@ -331,14 +331,14 @@ fn search(
 ) -> Result<(Ending, Option<Figures>), PartError> {
     let (q, shard) = (cfg.question, cfg.shard);
     progress.note(&format!(
-        "exhaust {} at {} bits, part {shard}: period 2^{}, {} of {} subtrees, {} done, {} threads",
+        "exhaust {} at {} bits, part {shard}: period 2^{}, {} of {} subtrees, {} done, {}",
         q.target,
         q.bits,
         plan.period_bits(),
         shard.len(plan.tasks()),
         plan.tasks(),
         state.done,
-        cfg.threads
+        threads(cfg.threads)
     ));
     let run_cfg = RunConfig {
         threads: cfg.threads,

@@ -4,6 +4,7 @@ use crate::exhaust::campaign::run::Ending;
 use crate::exhaust::campaign::shard::Shard;
 use crate::exhaust::{Order, Tally};
 use crate::magic::{format_magic, Verified};
+use crate::progress::threads;
 use crate::question::Question;
 use crate::timefmt::{format_duration, secs};
 
@@ -224,8 +225,8 @@ impl PartRun {
         if self.done > self.start_done {
             let took = secs(self.seconds / self.threads as f64);
             out += &format!(
-                "projected time for the part at {} threads: {} ({} so far)\n",
-                self.threads,
+                "projected time for the part at {}: {} ({} so far)\n",
+                threads(self.threads),
                 format_duration(secs(took.as_secs_f64() / fraction)),
                 format_duration(took)
             );
