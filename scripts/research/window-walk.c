@@ -30,6 +30,10 @@
  *                   values v = top(2^SQ*m) that put it on a compatible slot from some slot Y can
  *                   take over the node; no v of the node allowed by every member kills the node.
  *                   Sound (a magic's v is allowed by all), counted in members and 64-bit words.
+ *   --pair Q1 Q2 T  the pair test of the families of Q1 and Q2 at nodes of windows up to 2^T:
+ *                   the fit test of both at once, over the values of the bits of m that fix
+ *                   top(2^Q1*m) and top(2^Q2*m) together (pair_alive). Sound, counted in
+ *                   nodes tested and members.
  *   --shape KEEP    the low-rook shape of src/exhaust/tests.rs: a rook of rank 1 or 2 with its
  *                   rank part and its first KEEP file squares, moved up so that its highest
  *                   square is h8 (periods of 2^15 to 2^23, for --brute).
@@ -319,6 +323,120 @@ static int fit_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
     return 1;
 }
 
+/* The pair test of the families of squares q1 < q2 (--pair): the joint form of the fit test.
+ * A member X = Y | S, S a nonempty subset of {q1, q2} and Y below q1, has index
+ * top(Y*m - f) + sum of top(2^q*m) over S + c, c from 0 to |S| (the carries out of the low
+ * bits). With v1 = top(2^q1*m) and v2 = top(2^q2*m), the members of S = {q1} allow a set A1 of
+ * v1, those of {q2} a set A2 of v2, those of {q1, q2} a set A12 of v1 + v2 (each member: the
+ * values that put it on a compatible slot from some slot Y takes over the node, with some
+ * carry). v1 and v2 are bits of one number z = m >> (shift - q2) (v2 = z mod 2^bits,
+ * v1 = (z >> (q2 - q1)) mod 2^bits), so the node lives only if some z it can take has v1 in A1,
+ * v2 in A2 and v1 + v2 in A12. Sound: a magic of the node has its z so. Members whose Y moves
+ * over more than FIT_MAX slots, or with squares between q1 and q2, are not tested. */
+static int pair_q1 = -1, pair_q2 = -1, pair_t = 64;
+static uint64_t pair_kills, pair_tested, pair_members;
+static int bit_at(const uint64_t *s, uint64_t i, int words) {
+    return (int)(s[(i / 64) % (uint64_t)words] >> (i % 64) & 1);
+}
+static uint64_t get64(const uint64_t *s, uint64_t i, int words, uint64_t smask) { /* bits i .. i+63, mod the table */
+    if (words == 1) {
+        uint64_t r = 0;
+        for (int k = 0; k < 64; k++)
+            r |= (uint64_t)(s[0] >> ((i + (uint64_t)k) & smask) & 1) << k;
+        return r;
+    }
+    i &= smask;
+    uint64_t W = i / 64, b = i % 64;
+    uint64_t lo = s[W], hi = s[(W + 1) % (uint64_t)words];
+    return b ? (lo >> b) | (hi << (64 - b)) : lo;
+}
+static int pair_alive(uint64_t F, uint64_t lo, uint64_t hi) {
+    const int slots = 1 << bits, words = slots >= 64 ? slots / 64 : 1;
+    const uint64_t whole = (uint64_t)1 << shift, low = whole - 1, smask = (uint64_t)slots - 1;
+    const uint64_t wmask = slots >= 64 ? ~0ULL : (1ULL << slots) - 1;
+    const int q1 = pair_q1, q2 = pair_q2, d = q2 - q1, zs = shift - q2;
+    static uint64_t compat[4096][32], fill[32];
+    static int built[4096], stamp;
+    uint64_t m0 = F + lo, w = hi - lo;
+    uint64_t A[3][32];
+    pair_tested++;
+    stamp++;
+    memset(fill, 0, sizeof fill);
+    for (int sl = 0; sl < slots; sl++)
+        if (slot_att[sl])
+            fill[sl / 64] |= 1ULL << (sl % 64);
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < words; j++)
+            A[k][j] = wmask;
+    const uint64_t below = (1ULL << q1) - 1;
+    for (int i = 0; i < n; i++) {
+        uint64_t R = occ[i] & ~below, Y = occ[i] & below;
+        int k = R == 1ULL << q1 ? 0 : R == 1ULL << q2 ? 1 : R == ((1ULL << q1) | (1ULL << q2)) ? 2 : -1;
+        if (k < 0)
+            continue;
+        uint64_t p0 = Y * m0 - (uint64_t)fold;
+        u128 spanA = (u128)Y * w + (u128)fold;
+        u128 last = (spanA + (p0 & low)) >> shift;
+        if (last >= FIT_MAX)
+            continue;
+        int id = att_id[i];
+        if (built[id] != stamp) {
+            built[id] = stamp;
+            for (int j = 0; j < words; j++)
+                compat[id][j] = ~fill[j] & wmask;
+            for (int sl = 0; sl < slots; sl++)
+                if (slot_att[sl] == att_of_id[id])
+                    compat[id][sl / 64] |= 1ULL << (sl % 64);
+        }
+        pair_members++;
+        uint64_t allow[32] = {0};
+        uint64_t b0 = p0 >> shift, carries = k == 2 ? 2 : 1;
+        if (words == 1) {
+            for (uint64_t t2 = 0; t2 <= (uint64_t)last + carries; t2++)
+                for (int v = 0; v < slots; v++)
+                    if (compat[id][0] >> ((v + b0 + t2) & smask) & 1)
+                        allow[0] |= 1ULL << v;
+        } else {
+            for (uint64_t t2 = 0; t2 <= (uint64_t)last + carries; t2++)
+                rot_or(allow, compat[id], (int)((b0 + t2) & smask), words);
+        }
+        uint64_t any = 0;
+        for (int j = 0; j < words; j++)
+            any |= A[k][j] &= allow[j];
+        if (!any)
+            return 0;
+    }
+    /* the z the node can take: z0 ..= z1, blocks of 2^d values of z sharing v1 */
+    const int zbits = d + bits;
+    uint64_t m1 = m0 + w;
+    uint64_t z0 = m0 >> zs, z1 = m1 >> zs;
+    if (zbits < 64 && z1 - z0 >= (1ULL << zbits) - 1) {
+        z0 = 0;
+        z1 = (1ULL << zbits) - 1;
+    }
+    uint64_t jmask = d >= 64 ? ~0ULL : (1ULL << d) - 1;
+    for (uint64_t B = z0 >> d;; B++) {
+        uint64_t v1 = B & smask;
+        if (bit_at(A[0], v1, words)) {
+            uint64_t jlo = B == z0 >> d ? z0 & jmask : 0, jhi = B == z1 >> d ? z1 & jmask : jmask;
+            if (jhi - jlo >= smask) { /* every v2: some u in A2 with u + v1 in A12 */
+                jlo = 0;
+                jhi = smask;
+            }
+            uint64_t base = (B << d) & smask;
+            for (uint64_t j = jlo; j <= jhi; j += 64) {
+                uint64_t cut = jhi - j >= 63 ? ~0ULL : (1ULL << (jhi - j + 1)) - 1;
+                uint64_t u = base + j;
+                if (get64(A[1], u, words, smask) & get64(A[2], u + v1, words, smask) & cut)
+                    return 1;
+            }
+        }
+        if (B == z1 >> d)
+            break;
+    }
+    return 0;
+}
+
 /* Subset e is exact at slot s: placed, its index marked; returns 0 at a clash. */
 static int place(ent e, uint64_t s, int *undo, int *nu, int *changed) {
     uint64_t h = slot_att[s];
@@ -438,6 +556,10 @@ static void node(uint64_t F, int a, int t, uint64_t lo, uint64_t hi, int from, i
         alive = 0;
         fit_kills++;
     }
+    if (alive && pair_q1 >= 0 && t > 0 && t <= pair_t && !pair_alive(F, lo, hi)) {
+        alive = 0;
+        pair_kills++;
+    }
     if (!alive)
         dt[t]++;
     if (alive) {
@@ -548,6 +670,10 @@ int main(int argc, char **argv) {
             keep_file = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--fit") && i + 1 < argc && nfit < 8) {
             fit_q[nfit++] = square(argv[++i]);
+        } else if (!strcmp(argv[i], "--pair") && i + 3 < argc) {
+            pair_q1 = square(argv[++i]);
+            pair_q2 = square(argv[++i]);
+            pair_t = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--copy") && i + 1 < argc) {
             copy_q = square(argv[++i]);
         } else {
@@ -556,7 +682,7 @@ int main(int argc, char **argv) {
     }
     if (np != 4) {
         fprintf(stderr, "usage: window-walk [--fold] rook|bishop SQUARE BITS TASK_BITS [--bottom SW NB]"
-                        " [--join SQ=LOGK]... [--copy SQ] [--fit SQ]... [--shape KEEP] [--max-nodes N] [--profile] [--brute]"
+                        " [--join SQ=LOGK]... [--copy SQ] [--fit SQ]... [--pair Q1 Q2 T] [--shape KEEP] [--max-nodes N] [--profile] [--brute]"
                         " < tasks\n");
         return 2;
     }
@@ -632,6 +758,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "window-walk: --fit is not written for --bottom\n");
         return 2;
     }
+    if (pair_q1 >= 0) {
+        if (SW >= 0 || pair_q1 >= pair_q2 || pair_q2 > shift || pair_q2 > 63 ||
+            !(mask >> pair_q1 & 1) || !(mask >> pair_q2 & 1)) {
+            fprintf(stderr, "window-walk: --pair Q1 Q2 T needs two mask squares, Q1 below Q2, Q2 at"
+                            " most bit %d, and no --bottom\n", shift);
+            return 2;
+        }
+    }
     for (int f = 0; f < nfit; f++) {
         if (!(mask >> fit_q[f] & 1)) {
             fprintf(stderr, "window-walk: --fit needs a square of the mask\n");
@@ -688,6 +822,10 @@ int main(int argc, char **argv) {
         printf(", %llu killed by the fit test (%llu members tested, %llu words)",
                (unsigned long long)fit_kills, (unsigned long long)fit_members,
                (unsigned long long)fit_words);
+    if (pair_q1 >= 0)
+        printf(", %llu killed by the pair test (%llu nodes tested, %llu members)",
+               (unsigned long long)pair_kills, (unsigned long long)pair_tested,
+               (unsigned long long)pair_members);
     if (nodes >= max_nodes)
         printf(", STOPPED at --max-nodes (counts are lower bounds)");
     printf("\n");
