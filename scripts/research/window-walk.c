@@ -251,18 +251,59 @@ static void rot_or(uint64_t *d, const uint64_t *s, int t, int words) { /* d |= s
         d[k] |= b ? (lo >> b) | (hi << (64 - b)) : lo;
     }
 }
-static int fit_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
-    const int slots = 1 << bits, words = slots >= 64 ? slots / 64 : 1;
-    const uint64_t whole = (uint64_t)1 << shift, low = whole - 1, smask = (uint64_t)slots - 1;
-    const uint64_t wmask = slots >= 64 ? ~0ULL : (1ULL << slots) - 1;
-    static uint64_t compat[4096][32], fill[32];
-    static int built[4096], stamp;
-    uint64_t m0 = F + (lo << a), w = hi - lo;
+static uint64_t compat[4096][32], fill[32]; /* per attack id: the compatible slots */
+static int built[4096], stamp;
+/* A new table: the compatible slots are built again as members ask for them. */
+static void compat_reset(void) {
+    const int slots = 1 << bits;
     stamp++;
     memset(fill, 0, sizeof fill);
     for (int sl = 0; sl < slots; sl++)
         if (slot_att[sl])
             fill[sl / 64] |= 1ULL << (sl % 64);
+}
+/* The values v that put member Y | S (subset i, Y the part below S's squares, m = F + (d << a)
+ * from m0 over w values of d) on a compatible slot at top(Y*m - f) + v + c, c from 0 to
+ * `carries`: into `allow`. Returns the slots Y moves over, less one; FIT_MAX or more: not
+ * computed (the member is not tested). */
+static uint64_t member_allow(int i, uint64_t Y, int a, uint64_t m0, uint64_t w, uint64_t carries,
+                             uint64_t *allow) {
+    const int slots = 1 << bits, words = slots >= 64 ? slots / 64 : 1;
+    const uint64_t low = ((uint64_t)1 << shift) - 1, smask = (uint64_t)slots - 1;
+    const uint64_t wmask = slots >= 64 ? ~0ULL : (1ULL << slots) - 1;
+    uint64_t p0 = Y * m0 - (uint64_t)fold;
+    u128 spanA = (u128)(Y << a) * w + (u128)fold;
+    u128 last = (spanA + (p0 & low)) >> shift;
+    if (last >= FIT_MAX)
+        return FIT_MAX;
+    int id = att_id[i];
+    if (built[id] != stamp) {
+        built[id] = stamp;
+        for (int k = 0; k < words; k++)
+            compat[id][k] = ~fill[k] & wmask;
+        for (int sl = 0; sl < slots; sl++)
+            if (slot_att[sl] == att_of_id[id])
+                compat[id][sl / 64] |= 1ULL << (sl % 64);
+    }
+    memset(allow, 0, sizeof(uint64_t) * (size_t)words);
+    uint64_t b0 = p0 >> shift;
+    if (words == 1) {
+        for (uint64_t t2 = 0; t2 <= (uint64_t)last + carries; t2++)
+            for (int v = 0; v < slots; v++)
+                if (compat[id][0] >> ((v + b0 + t2) & smask) & 1)
+                    allow[0] |= 1ULL << v;
+    } else {
+        for (uint64_t t2 = 0; t2 <= (uint64_t)last + carries; t2++)
+            rot_or(allow, compat[id], (int)((b0 + t2) & smask), words);
+    }
+    return (uint64_t)last;
+}
+static int fit_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
+    const int slots = 1 << bits, words = slots >= 64 ? slots / 64 : 1;
+    const uint64_t whole = (uint64_t)1 << shift, low = whole - 1, smask = (uint64_t)slots - 1;
+    const uint64_t wmask = slots >= 64 ? ~0ULL : (1ULL << slots) - 1;
+    uint64_t m0 = F + (lo << a), w = hi - lo;
+    compat_reset();
     for (int f = 0; f < nfit; f++) {
         int q = fit_q[f];
         uint64_t xq = (1ULL << q) << a, jw = join_width(xq, 1ULL << q);
@@ -285,33 +326,11 @@ static int fit_alive(uint64_t F, int a, uint64_t lo, uint64_t hi) {
         for (int i = 0; i < n; i++) {
             if (occ[i] >> q != 1)
                 continue;
-            uint64_t Y = occ[i] ^ (1ULL << q);
-            uint64_t p0 = Y * m0 - (uint64_t)fold;
-            u128 spanA = (u128)(Y << a) * w + (u128)fold;
-            u128 last = (spanA + (p0 & low)) >> shift;
+            uint64_t allow[32];
+            uint64_t last = member_allow(i, occ[i] ^ (1ULL << q), a, m0, w, 1, allow);
             if (last >= FIT_MAX)
                 continue;
-            int id = att_id[i];
-            if (built[id] != stamp) {
-                built[id] = stamp;
-                for (int k = 0; k < words; k++)
-                    compat[id][k] = ~fill[k] & wmask;
-                for (int sl = 0; sl < slots; sl++)
-                    if (slot_att[sl] == att_of_id[id])
-                        compat[id][sl / 64] |= 1ULL << (sl % 64);
-            }
             fit_members++;
-            uint64_t allow[32] = {0};
-            uint64_t b0 = p0 >> shift;
-            if (words == 1) {
-                for (uint64_t t2 = 0; t2 <= (uint64_t)last + 1; t2++)
-                    for (int v = 0; v < slots; v++)
-                        if (compat[id][0] >> ((v + b0 + t2) & smask) & 1)
-                            allow[0] |= 1ULL << v;
-            } else {
-                for (uint64_t t2 = 0; t2 <= (uint64_t)last + 1; t2++)
-                    rot_or(allow, compat[id], (int)((b0 + t2) & smask), words);
-            }
             uint64_t any = 0;
             for (int k = 0; k < words; k++)
                 any |= acc[k] &= allow[k];
@@ -352,19 +371,13 @@ static uint64_t get64(const uint64_t *s, uint64_t i, int words, uint64_t smask) 
 }
 static int pair_alive(uint64_t F, uint64_t lo, uint64_t hi) {
     const int slots = 1 << bits, words = slots >= 64 ? slots / 64 : 1;
-    const uint64_t whole = (uint64_t)1 << shift, low = whole - 1, smask = (uint64_t)slots - 1;
+    const uint64_t smask = (uint64_t)slots - 1;
     const uint64_t wmask = slots >= 64 ? ~0ULL : (1ULL << slots) - 1;
     const int q1 = pair_q1, q2 = pair_q2, d = q2 - q1, zs = shift - q2;
-    static uint64_t compat[4096][32], fill[32];
-    static int built[4096], stamp;
     uint64_t m0 = F + lo, w = hi - lo;
     uint64_t A[3][32];
     pair_tested++;
-    stamp++;
-    memset(fill, 0, sizeof fill);
-    for (int sl = 0; sl < slots; sl++)
-        if (slot_att[sl])
-            fill[sl / 64] |= 1ULL << (sl % 64);
+    compat_reset();
     for (int k = 0; k < 3; k++)
         for (int j = 0; j < words; j++)
             A[k][j] = wmask;
@@ -374,32 +387,10 @@ static int pair_alive(uint64_t F, uint64_t lo, uint64_t hi) {
         int k = R == 1ULL << q1 ? 0 : R == 1ULL << q2 ? 1 : R == ((1ULL << q1) | (1ULL << q2)) ? 2 : -1;
         if (k < 0)
             continue;
-        uint64_t p0 = Y * m0 - (uint64_t)fold;
-        u128 spanA = (u128)Y * w + (u128)fold;
-        u128 last = (spanA + (p0 & low)) >> shift;
-        if (last >= FIT_MAX)
+        uint64_t allow[32];
+        if (member_allow(i, Y, 0, m0, w, k == 2 ? 2 : 1, allow) >= FIT_MAX)
             continue;
-        int id = att_id[i];
-        if (built[id] != stamp) {
-            built[id] = stamp;
-            for (int j = 0; j < words; j++)
-                compat[id][j] = ~fill[j] & wmask;
-            for (int sl = 0; sl < slots; sl++)
-                if (slot_att[sl] == att_of_id[id])
-                    compat[id][sl / 64] |= 1ULL << (sl % 64);
-        }
         pair_members++;
-        uint64_t allow[32] = {0};
-        uint64_t b0 = p0 >> shift, carries = k == 2 ? 2 : 1;
-        if (words == 1) {
-            for (uint64_t t2 = 0; t2 <= (uint64_t)last + carries; t2++)
-                for (int v = 0; v < slots; v++)
-                    if (compat[id][0] >> ((v + b0 + t2) & smask) & 1)
-                        allow[0] |= 1ULL << v;
-        } else {
-            for (uint64_t t2 = 0; t2 <= (uint64_t)last + carries; t2++)
-                rot_or(allow, compat[id], (int)((b0 + t2) & smask), words);
-        }
         uint64_t any = 0;
         for (int j = 0; j < words; j++)
             any |= A[k][j] &= allow[j];
