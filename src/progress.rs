@@ -174,10 +174,11 @@ pub fn human(x: f64) -> String {
     }
 }
 
-/// A worker count for a status line: `1 thread`, `2 threads`.
+/// A count and its noun for a status line, singular for one: `count(1, "thread")` is
+/// `1 thread`, `count(2, "thread")` is `2 threads` (nouns whose plural adds an `s`).
 #[must_use]
-pub fn threads(n: usize) -> String {
-    format!("{n} thread{}", if n == 1 { "" } else { "s" })
+pub fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
@@ -185,9 +186,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_thread_is_singular() {
-        assert_eq!(threads(1), "1 thread");
-        assert_eq!(threads(2), "2 threads");
+    fn one_is_singular() {
+        assert_eq!(count(1, "thread"), "1 thread");
+        assert_eq!(count(2, "thread"), "2 threads");
+        assert_eq!(count(0, "part"), "0 parts");
     }
 
     #[test]

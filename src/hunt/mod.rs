@@ -56,7 +56,7 @@ use crate::table::wire::MethodWire;
 use crate::table::Entry;
 use crate::timefmt::{self, format_duration, now_rfc3339};
 
-use crate::progress::Progress;
+use crate::progress::{count, Progress};
 use alloc::Payoff;
 use plan::{plan_for, Objective, PlanError, Select};
 use progress::{status_lines, Line, Overall};
@@ -200,10 +200,9 @@ pub fn run(
         "magichunt: nothing to hunt: every target is already at its goal".to_string()
     } else {
         format!(
-            "magichunt: hunting {goals} target{} on {} thread{}, seed {} (--seed {} reproduces it), store {}",
-            if goals == 1 { "" } else { "s" },
-            cfg.threads,
-            if cfg.threads == 1 { "" } else { "s" },
+            "magichunt: hunting {} on {}, seed {} (--seed {} reproduces it), store {}",
+            count(goals, "target"),
+            count(cfg.threads, "thread"),
             cfg.seed,
             cfg.seed,
             cfg.store.display()

@@ -32,7 +32,7 @@ use crate::fs::lock::{LockError, StoreLock};
 use crate::interrupt::Stop;
 use crate::layout::Pattern;
 use crate::magic::Verified;
-use crate::progress::{threads, Progress};
+use crate::progress::{count, Progress};
 use crate::question::Question;
 use crate::search::descend::descend;
 use crate::search::{
@@ -216,9 +216,8 @@ pub fn run(
     if let Some(path) = &cfg.starts {
         let n: usize = starts.iter().map(Vec::len).sum();
         crate::say!(
-            "magichunt: {} start{} from {} for the descents",
-            n,
-            if n == 1 { "" } else { "s" },
+            "magichunt: {} from {} for the descents",
+            count(n, "start"),
             path.display()
         );
     }
@@ -229,10 +228,9 @@ pub fn run(
         .map(|&q| (q, pool.members(q).first().map(|m| (m.footprint, m.slots))))
         .collect();
     progress.note(&format!(
-        "magichunt: hunting few-slot magics for {} question{} on {}, seed {} (--seed {} reproduces it), pool {} ({} magics, gap {}, {} per question)",
-        cfg.questions.len(),
-        if cfg.questions.len() == 1 { "" } else { "s" },
-        threads(cfg.threads),
+        "magichunt: hunting few-slot magics for {} on {}, seed {} (--seed {} reproduces it), pool {} ({} magics, gap {}, {} per question)",
+        count(cfg.questions.len(), "question"),
+        count(cfg.threads, "thread"),
         cfg.seed,
         cfg.seed,
         cfg.pool.display(),

@@ -25,7 +25,7 @@ use crate::layout::{
 };
 use crate::locate::LocateError;
 use crate::magic::verify_question;
-use crate::progress::{threads, Progress};
+use crate::progress::{count, Progress};
 use crate::question::{Formula, Question};
 use crate::size::kib;
 use crate::table::{Entry, Table};
@@ -653,7 +653,7 @@ fn refit_hunt(
             "{} (of at most {}) on {}, up to {} bits above each square's own, seed {}",
             format_duration(hunt_start.elapsed()),
             format_duration(limit),
-            threads(cfg.threads),
+            count(cfg.threads, "thread"),
             cfg.spread,
             cfg.seed
         )

@@ -7,6 +7,7 @@ use super::Store;
 use crate::error::TableError;
 use crate::magic::format_magic;
 use crate::piece::Target;
+use crate::progress::count;
 use crate::published;
 use crate::question::{Formula, Question};
 use crate::table::sat::{Sat, SatAnswer};
@@ -351,11 +352,10 @@ fn sat_proof(x: &Sat) -> Proof {
         .fold(0u64, |n, p| n.saturating_add(p.wire.conflicts));
     let seconds: f64 = x.parts.values().map(|p| p.wire.seconds).sum();
     let method = format!(
-        "SAT: {} on {} ({} part{}), every LRAT certificate checked by {}",
+        "SAT: {} on {} ({}), every LRAT certificate checked by {}",
         first.solver,
         first.encoding,
-        x.shards,
-        if x.shards == 1 { "" } else { "s" },
+        count(x.shards as usize, "part"),
         first.checker.as_deref().unwrap_or("an LRAT checker")
     );
     let mut extra = BTreeMap::new();

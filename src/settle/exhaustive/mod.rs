@@ -38,7 +38,7 @@ use crate::exhaust::{Order, Plan};
 use crate::fs::lock::StoreLock;
 use crate::fs::output::Writes;
 use crate::interrupt::Stop;
-use crate::progress::{threads, Pace, Progress};
+use crate::progress::{count, Pace, Progress};
 use crate::question::{Formula, Question};
 use crate::store::Store;
 use crate::timefmt::format_duration;
@@ -222,7 +222,7 @@ pub fn run_part(
         progress.note(&format!(
             "this run: {} partial magics tested in {secs:.1} s at {} ({rate:.2} M/s, {:.2} M/s per thread)",
             p.nodes_seen,
-            threads(cfg.threads),
+            count(cfg.threads, "thread"),
             rate / cfg.threads as f64
         ));
     }
@@ -338,7 +338,7 @@ fn search(
         shard.len(plan.tasks()),
         plan.tasks(),
         state.done,
-        threads(cfg.threads)
+        count(cfg.threads, "thread")
     ));
     let run_cfg = RunConfig {
         threads: cfg.threads,

@@ -4,7 +4,7 @@ use crate::exhaust::campaign::run::Ending;
 use crate::exhaust::campaign::shard::Shard;
 use crate::exhaust::{Order, Tally};
 use crate::magic::{format_magic, Verified};
-use crate::progress::threads;
+use crate::progress::count;
 use crate::question::Question;
 use crate::timefmt::{format_duration, secs};
 
@@ -226,7 +226,7 @@ impl PartRun {
             let took = secs(self.seconds / self.threads as f64);
             out += &format!(
                 "projected time for the part at {}: {} ({} so far)\n",
-                threads(self.threads),
+                count(self.threads, "thread"),
                 format_duration(secs(took.as_secs_f64() / fraction)),
                 format_duration(took)
             );
